@@ -1,0 +1,83 @@
+"""Parlance's exception tree.
+
+    ParlanceError                 anything Parlance raises on purpose
+    ├── ConfigError               parlance.toml is unreadable or a value is wrong (names file, key, fix)
+    ├── PackError                 a pack could not be loaded or contradicts another pack
+    │   └── ToolNameCollision     two packs registered the same tool name
+    └── ToolError                 a domain error a tool reports to the model: becomes an isError result
+        ├── SamplingUnavailable   the client offers no sampling (MCP `sampling` capability missing)
+        └── SamplingFailed        the client was asked to sample and answered with an error
+
+A `ToolError` is the only exception a pack is expected to raise from a tool. Anything else a tool
+raises is a bug: the client gets `INTERNAL` with no exception text, and the traceback goes to the log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "ConfigError",
+    "PackError",
+    "ParlanceError",
+    "SamplingFailed",
+    "SamplingUnavailable",
+    "ToolError",
+    "ToolNameCollision",
+]
+
+
+class ParlanceError(Exception):
+    """Base class for every error Parlance raises on purpose."""
+
+
+class ConfigError(ParlanceError):
+    """A configuration problem, phrased as: where (file and key), what is wrong, how to fix it."""
+
+    def __init__(self, message: str, *, file: str | None = None, key: str | None = None, fix: str | None = None):
+        self.file, self.key, self.fix = file, key, fix
+        where = ": ".join(part for part in (file, f"[{key}]" if key else None) if part)
+        text = f"{where}: {message}" if where else message
+        super().__init__(f"{text} ({fix})" if fix else text)
+
+
+class PackError(ParlanceError):
+    """A pack failed to load, failed a hook, or conflicts with another pack."""
+
+
+class ToolNameCollision(PackError):
+    """Two packs registered the same tool name; the host refuses to start rather than guess."""
+
+    def __init__(self, tool: str, first_pack: str, second_pack: str):
+        self.tool, self.first_pack, self.second_pack = tool, first_pack, second_pack
+        super().__init__(
+            f"tool {tool!r} is registered by both pack {first_pack!r} and pack {second_pack!r}. "
+            f"Fix: disable one of them in parlance.toml ([tools] disabled = [\"{tool}\"]), "
+            f"or give one pack a prefix ([packs.{second_pack}] prefix = \"{second_pack}_\")."
+        )
+
+
+class ToolError(ParlanceError):
+    """A domain error the model should read: `code` is machine-readable, `message` a sentence.
+
+    The host turns it into a tool result with `isError: true`, a text block `"CODE: message"` and
+    `structuredContent = {"error": message, "code": code, "data": data}`.
+    """
+
+    def __init__(self, code: str, message: str, data: dict[str, Any] | None = None):
+        super().__init__(f"{code}: {message}")
+        self.code, self.message, self.data = code, message, dict(data or {})
+
+
+class SamplingUnavailable(ToolError):
+    """The client did not declare the MCP sampling capability, so `ctx.sample()` cannot run."""
+
+    def __init__(self, message: str = "the client does not offer sampling (MCP `sampling` capability)"):
+        super().__init__("SAMPLING_UNAVAILABLE", message)
+
+
+class SamplingFailed(ToolError):
+    """The client was asked to sample and refused or failed; `data` holds its error code."""
+
+    def __init__(self, message: str, data: dict[str, Any] | None = None):
+        super().__init__("SAMPLING_FAILED", message, data)

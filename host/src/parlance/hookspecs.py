@@ -1,0 +1,80 @@
+"""The hooks a pack implements, grouped by when the host calls them.
+
+A pack is a module (or any object) whose functions are marked with `parlance.hookimpl`. Every hook
+is optional. The host calls each hook once per pack, so the callbacks it passes (`register`) know
+which pack is speaking. Hooks only grow: new arguments are opt-in (an implementation names only the
+arguments it wants), and removals wait for a major version of the host API.
+
+Packs state the host API they were written against with a module attribute
+`PARLANCE_HOST_API = "1.0"`; a different major, or a newer minor than the host provides, makes the
+pack "incompatible": it is skipped and reported, never imported into a crash.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+import pluggy
+from pydantic import BaseModel
+
+from parlance.types import RegisterCommand, RegisterPrompt, RegisterResource, RegisterTool
+
+PROJECT = "parlance"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+class PackSpec:
+    """Hook specifications for packs (entry-point group `parlance.packs`)."""
+
+    # --- declaration: read before anything is registered -------------------------------------------
+
+    @hookspec(firstresult=True)
+    def parlance_declare_settings(self) -> type[BaseModel] | None:  # type: ignore[empty-body]
+        """Return the pydantic model that validates this pack's `[packs.<name>]` table.
+
+        The host validates the table (after resolving `${env:NAME}` references) and hands the
+        instance to the other hooks as `settings` and to tools as `ctx.settings`. The keys `prefix`
+        and `enabled` belong to the host and are removed before validation. Without this hook the
+        pack's table must be empty apart from those keys.
+        """
+
+    # --- registration: what the pack offers over MCP ------------------------------------------------
+
+    @hookspec
+    def parlance_register_tools(self, register: RegisterTool, settings: Any) -> None:
+        """Register tools by calling `register(handler, name=..., ...)` once per tool.
+
+        `handler` is `async def handler(args: InModel, ctx: ToolContext) -> OutModel` (or
+        `ToolResult[OutModel]`); the host derives the MCP schemas from the annotations, validates
+        arguments, and shapes results and errors.
+        """
+
+    @hookspec
+    def parlance_register_prompts(self, register: RegisterPrompt, settings: Any) -> None:
+        """Register MCP prompts: `register(handler, name=..., ...)` with
+        `async def handler(args: ArgsModel, ctx) -> str | list[PromptMessage]`."""
+
+    @hookspec
+    def parlance_register_resources(self, register: RegisterResource, settings: Any) -> None:
+        """Register MCP resources: `register(handler, uri=..., name=...)` with
+        `async def handler(ctx, **uri_params) -> str | bytes | dict | list | None`. A `uri` that
+        contains `{name}` placeholders is a resource template; returning None means "not found"."""
+
+    # --- lifecycle ---------------------------------------------------------------------------------
+
+    @hookspec
+    def parlance_lifespan(self, settings: Any) -> AbstractAsyncContextManager[Any] | None:
+        """Return an async context manager entered when the server starts and exited when it stops
+        (e.g. one HTTP client for the server's life). What it yields is `ctx.state` in tools."""
+
+    # --- command line ------------------------------------------------------------------------------
+
+    @hookspec
+    def parlance_register_commands(self, register: RegisterCommand) -> None:
+        """Add `parlance <name> ...` subcommands: `register(name, help=..., configure=..., run=...)`."""
+
+
+__all__ = ["PROJECT", "PackSpec", "hookimpl", "hookspec"]

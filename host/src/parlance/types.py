@@ -1,0 +1,145 @@
+"""Small value types and callback signatures shared by the host and packs.
+
+Nothing here imports `mcp`: packs build on these and survive SDK changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from parlance.errors import ToolError
+
+OutT = TypeVar("OutT")
+
+
+@dataclass(frozen=True)
+class ToolResult(Generic[OutT]):
+    """What a tool returns when it needs more than its output model.
+
+    `value` becomes `structuredContent`; `text`, when given, replaces the JSON text block that is
+    otherwise derived from `value`; `meta` goes to the result's `_meta` (for data that is not part of
+    the tool's output contract, such as a rendered prompt or the template a result was built from).
+    """
+
+    value: OutT
+    text: str | None = None
+    meta: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ArgumentProblem:
+    """One reason a tool's arguments failed validation.
+
+    `field` is the dotted path of the offending argument ("" for the arguments object itself),
+    `kind` the pydantic error type (`missing`, `string_too_short`, `string_too_long`, `enum`,
+    `literal_error`, `too_long`, `dict_type`, `extra_forbidden`, ...), `message` a sentence.
+    """
+
+    field: str
+    kind: str
+    message: str
+
+
+InvalidArgumentsMapper = Callable[[list[ArgumentProblem]], "ToolError | None"]
+"""Maps validation problems to a pack's own error (e.g. `TEXT_REQUIRED`); None keeps INVALID_ARGUMENTS."""
+
+
+@dataclass(frozen=True)
+class PromptMessage:
+    """One message of a rendered MCP prompt."""
+
+    role: Literal["user", "assistant"]
+    text: str
+
+
+@dataclass(frozen=True)
+class SamplingMessage:
+    """One message sent to the client's model through `ctx.sample()`."""
+
+    role: Literal["user", "assistant"]
+    text: str
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """The client's model's answer to `ctx.sample()`: its text and what the client reported."""
+
+    text: str
+    model: str
+    stop_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ClientInfo:
+    """The client's self-description (from `initialize` or the 2026-07-28 request envelope)."""
+
+    name: str
+    version: str | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """A `parlance` subcommand contributed by a pack."""
+
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int | None]
+    pack: str = field(default="", compare=False)
+
+
+class RegisterTool(Protocol):
+    def __call__(
+        self,
+        handler: Callable[..., Awaitable[Any]],
+        *,
+        name: str,
+        title: str | None = None,
+        description: str | None = None,
+        read_only: bool | None = None,
+        idempotent: bool | None = None,
+        destructive: bool | None = None,
+        open_world: bool | None = None,
+        input_schema: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        on_invalid_arguments: InvalidArgumentsMapper | None = None,
+    ) -> None: ...
+
+
+class RegisterPrompt(Protocol):
+    def __call__(
+        self,
+        handler: Callable[..., Awaitable[Any]],
+        *,
+        name: str,
+        title: str | None = None,
+        description: str | None = None,
+    ) -> None: ...
+
+
+class RegisterResource(Protocol):
+    def __call__(
+        self,
+        handler: Callable[..., Awaitable[Any]],
+        *,
+        uri: str,
+        name: str,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str = "application/json",
+    ) -> None: ...
+
+
+class RegisterCommand(Protocol):
+    def __call__(
+        self,
+        name: str,
+        *,
+        help: str,
+        configure: Callable[[argparse.ArgumentParser], None],
+        run: Callable[[argparse.Namespace], int | None],
+    ) -> None: ...
