@@ -1,0 +1,69 @@
+"""An example third-party pack: what the README's pack tutorial builds.
+
+Install it next to Parlance (`uv pip install ./examples/parlance-hello`) and `parlance tools`
+lists `hello`. Configure it in parlance.toml:
+
+    [packs.hello]
+    punctuation = "!"
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from parlance import ToolContext, ToolError, hookimpl
+
+PARLANCE_HOST_API = "1.0"
+
+
+class HelloSettings(BaseModel):
+    punctuation: str = Field(default="", max_length=3, description="appended to every greeting")
+
+
+class HelloIn(BaseModel):
+    name: str = Field(description="who to greet")
+
+
+class HelloOut(BaseModel):
+    greeting: str
+
+
+async def hello(args: HelloIn, ctx: ToolContext) -> HelloOut:
+    if not args.name.strip():
+        raise ToolError("EMPTY_NAME", "name must not be blank", data={"field": "name"})
+    greeted = ctx.session_state.setdefault("greeted", [])
+    greeted.append(args.name)
+    punctuation = ctx.settings.punctuation if ctx.settings else ""
+    return HelloOut(greeting=f"hello {args.name}{punctuation}")
+
+
+class IntroduceArgs(BaseModel):
+    name: str = Field(description="who is being introduced")
+
+
+async def introduce(args: IntroduceArgs, ctx: ToolContext) -> str:
+    return f"Write a one-line, friendly introduction of {args.name}."
+
+
+async def greeted(ctx: ToolContext) -> dict[str, list[str]]:
+    return {"greeted": list(ctx.session_state.get("greeted", []))}
+
+
+@hookimpl
+def parlance_declare_settings() -> type[BaseModel]:
+    return HelloSettings
+
+
+@hookimpl
+def parlance_register_tools(register):
+    register(hello, name="hello", title="Say hello", description="Greets someone.", read_only=True)
+
+
+@hookimpl
+def parlance_register_prompts(register):
+    register(introduce, name="introduce", title="Introduce someone")
+
+
+@hookimpl
+def parlance_register_resources(register):
+    register(greeted, uri="hello://greeted", name="greeted", description="Names greeted in this session.")

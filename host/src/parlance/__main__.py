@@ -1,0 +1,5 @@
+"""`python -m parlance` is the `parlance` command."""
+
+from parlance.cli import main
+
+raise SystemExit(main())

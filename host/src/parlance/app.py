@@ -1,0 +1,205 @@
+"""The host: loaded packs, their lifespans, and the one dispatch path every call takes.
+
+`Host.call_tool` is used by the MCP server and by `parlance call` alike, so the CLI exercises
+exactly what clients get: argument validation, the pack's error mapping, the error envelope, and
+the per-call log line. Nothing here imports `mcp`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from pydantic import BaseModel, ValidationError
+
+from parlance.config import Config
+from parlance.context import ContextBackend, ToolContext
+from parlance.errors import PackError, ToolError
+from parlance.packs import PackSet, load_packs, strict_mode
+from parlance.registry import PromptDefinition, ToolDefinition
+from parlance.types import ArgumentProblem, PromptMessage, ToolResult
+
+__all__ = ["Host", "Outcome", "UnknownName"]
+
+logger = logging.getLogger(__name__)
+call_log = logging.getLogger("parlance.calls")
+
+
+class UnknownName(LookupError):
+    """No tool, prompt or resource by that name: a protocol error, not a tool result."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished tool call, independent of MCP types."""
+
+    structured: dict[str, Any]
+    text: str
+    is_error: bool = False
+    meta: dict[str, Any] | None = None
+
+    @classmethod
+    def error(cls, code: str, message: str, data: dict[str, Any] | None = None) -> Outcome:
+        return cls({"error": message, "code": code, "data": dict(data or {})}, f"{code}: {message}", is_error=True)
+
+
+class Host:
+    """Packs loaded from a configuration, ready to serve."""
+
+    def __init__(self, config: Config, packs: PackSet) -> None:
+        self.config = config
+        self.packs = packs
+        self.registry = packs.registry
+        self._states: dict[str, Any] = {}
+        self._sessions: WeakKeyDictionary[object, dict[str, dict[str, Any]]] = WeakKeyDictionary()
+
+    @classmethod
+    def load(cls, config: Config, *, plugins: dict[str, Any] | None = None) -> Host:
+        return cls(config, load_packs(config, plugins=plugins))
+
+    # --- lifecycle ---------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[Host]:
+        """Enter every loaded pack's lifespan; a pack whose lifespan fails is dropped, not fatal."""
+        async with contextlib.AsyncExitStack() as stack:
+            for record in self.packs.loaded():
+                hook = self.packs.hook_for(record, "parlance_lifespan")
+                try:
+                    managers = [m for m in hook(settings=record.settings) if m is not None]
+                    self._states[record.name] = await stack.enter_async_context(managers[0]) if managers else None
+                except Exception as exc:
+                    logger.error("pack.lifespan_failed", extra={"pack": record.name}, exc_info=True)
+                    record.state, record.error, record.tools = "failed", f"lifespan failed: {exc.__class__.__name__}: {exc}", []
+                    self.registry.drop_pack(record.name)
+                    if strict_mode():
+                        raise PackError(f"pack {record.name!r}: {record.error}") from None
+            yield self
+
+    def session_state(self, session: object, pack: str) -> dict[str, Any]:
+        return self._sessions.setdefault(session, {}).setdefault(pack, {})
+
+    # --- tools -------------------------------------------------------------------------------------
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None, backend: ContextBackend,
+                        session: object) -> Outcome:
+        tool = self.registry.tools.get(name)
+        if tool is None:
+            raise UnknownName(f"Unknown tool: {name}")
+        started = time.perf_counter()
+        outcome = await self._run_tool(tool, arguments or {}, backend, session)
+        call_log.info(
+            "tool.call",
+            extra={
+                "tool": tool.name,
+                "pack": tool.pack,
+                "status": "error" if outcome.is_error else "ok",
+                "latency_ms": round((time.perf_counter() - started) * 1000, 3),
+                "error": outcome.structured.get("code") if outcome.is_error else None,
+            },
+        )
+        return outcome
+
+    async def _run_tool(self, tool: ToolDefinition, arguments: dict[str, Any], backend: ContextBackend,
+                        session: object) -> Outcome:
+        try:
+            args = tool.input_model.model_validate(arguments)
+        except ValidationError as exc:
+            return _invalid_arguments(tool, exc)
+        ctx = self._context(tool.pack, tool.name, backend, session)
+        try:
+            returned = await (tool.handler(args, ctx) if tool.takes_context else tool.handler(args))
+            return _shape(tool, returned)
+        except ToolError as exc:
+            return Outcome.error(exc.code, exc.message, exc.data)
+        except Exception:
+            # A bug in the pack: the client learns only that it failed; the traceback goes to stderr.
+            logger.error("tool.crashed", extra={"tool": tool.name, "pack": tool.pack}, exc_info=True)
+            return Outcome.error("INTERNAL", f"{tool.name} failed unexpectedly; the server log has the details")
+
+    # --- prompts and resources ---------------------------------------------------------------------
+
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None, backend: ContextBackend,
+                         session: object) -> tuple[PromptDefinition, list[PromptMessage]]:
+        prompt = self.registry.prompts.get(name)
+        if prompt is None:
+            raise UnknownName(f"Unknown prompt: {name}")
+        try:
+            args = prompt.args_model.model_validate(arguments or {})
+        except ValidationError as exc:
+            problem = _problems(exc)[0]
+            raise ValueError(f"prompt {name!r}: argument {problem.field!r}: {problem.message}") from None
+        rendered = await prompt.handler(args, self._context(prompt.pack, name, backend, session))
+        if isinstance(rendered, str):
+            return prompt, [PromptMessage(role="user", text=rendered)]
+        return prompt, list(rendered)
+
+    async def read_resource(self, uri: str, backend: ContextBackend, session: object) -> tuple[str | bytes, str]:
+        found = self.registry.find_resource(uri)
+        if found is None:
+            raise UnknownName(f"Unknown resource: {uri}")
+        resource, params = found
+        content = await resource.handler(self._context(resource.pack, resource.name, backend, session), **params)
+        if content is None:
+            raise UnknownName(f"Unknown resource: {uri}")
+        if isinstance(content, (str, bytes)):
+            return content, resource.mime_type
+        if isinstance(content, BaseModel):
+            content = content.model_dump(mode="json", by_alias=True)
+        return json.dumps(content, ensure_ascii=False), resource.mime_type
+
+    def _context(self, pack: str, name: str, backend: ContextBackend, session: object) -> ToolContext:
+        record = next(r for r in self.packs.records if r.name == pack)
+        return ToolContext(
+            pack=pack,
+            name=name,
+            settings=record.settings,
+            state=self._states.get(pack),
+            session_state=self.session_state(session, pack),
+            backend=backend,
+        )
+
+
+def _shape(tool: ToolDefinition, returned: Any) -> Outcome:
+    text, meta, value = None, None, returned
+    if isinstance(returned, ToolResult):
+        text, meta, value = returned.text, returned.meta, returned.value
+    if tool.output_model is not None and not isinstance(value, tool.output_model):
+        raise TypeError(f"{tool.name} returned {type(value).__name__}, declared {tool.output_model.__name__}")
+    structured = value.model_dump(mode="json", by_alias=True) if isinstance(value, BaseModel) else value
+    if not isinstance(structured, dict):
+        raise TypeError(f"{tool.name} returned {type(structured).__name__}; structured content must be an object")
+    if text is None:
+        text = json.dumps(structured, ensure_ascii=False)
+    return Outcome(structured, text, meta=meta)
+
+
+def _problems(exc: ValidationError) -> list[ArgumentProblem]:
+    return [
+        ArgumentProblem(field=".".join(str(p) for p in error["loc"]), kind=error["type"], message=error["msg"])
+        for error in exc.errors()
+    ]
+
+
+def _invalid_arguments(tool: ToolDefinition, exc: ValidationError) -> Outcome:
+    problems = _problems(exc)
+    if tool.on_invalid_arguments is not None:
+        mapped = tool.on_invalid_arguments(problems)
+        if mapped is not None:
+            return Outcome.error(mapped.code, mapped.message, mapped.data)
+    first = problems[0]
+    where = f"argument {first.field!r}" if first.field else "the arguments"
+    message = f"{where}: {first.message}"
+    if len(problems) > 1:
+        message += f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})"
+    data = {
+        "field": first.field,
+        "problems": [{"field": p.field, "kind": p.kind, "message": p.message} for p in problems],
+    }
+    return Outcome.error("INVALID_ARGUMENTS", message, data)

@@ -1,0 +1,224 @@
+"""Finding packs through entry points and loading each one inside its own error boundary.
+
+Listing entry points reads distribution metadata only; a pack's module is imported only when the
+configuration enables it. A pack that fails to import, fails a hook, has settings its model rejects,
+or was written for another host API is recorded as `failed` or `incompatible` with the reason and
+skipped: the host serves the rest. `PARLANCE_STRICT_PACKS=1` turns any such failure into an error.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any, Literal
+
+import pluggy
+from pydantic import BaseModel, ValidationError
+
+from parlance import HOST_API
+from parlance.config import HOST_KEYS_IN_PACK_TABLE, Config, resolve_env
+from parlance.errors import ConfigError, PackError, ToolNameCollision
+from parlance.hookspecs import PROJECT, PackSpec
+from parlance.registry import Registry, Staging
+
+__all__ = ["PACKS_GROUP", "PackRecord", "PackSet", "discover", "load_packs"]
+
+logger = logging.getLogger(__name__)
+
+PACKS_GROUP = "parlance.packs"
+State = Literal["loaded", "disabled", "failed", "incompatible", "missing"]
+
+
+@dataclass
+class PackRecord:
+    """What `parlance packs` reports about one pack."""
+
+    name: str
+    distribution: str | None = None
+    version: str | None = None
+    module: str | None = None
+    state: State = "disabled"
+    error: str | None = None
+    tools: list[str] = field(default_factory=list)
+    plugin: Any = field(default=None, repr=False)
+    settings: BaseModel | None = field(default=None, repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "distribution": self.distribution,
+            "version": self.version,
+            "state": self.state,
+            "error": self.error,
+            "tools": list(self.tools),
+        }
+
+
+@dataclass
+class PackSet:
+    """The loaded packs, their plugin manager and what they registered."""
+
+    records: list[PackRecord]
+    manager: pluggy.PluginManager
+    registry: Registry
+
+    def loaded(self) -> list[PackRecord]:
+        return [r for r in self.records if r.state == "loaded"]
+
+    def hook_for(self, record: PackRecord, hook: str) -> Any:
+        """A caller for one hook that reaches only this pack's implementation."""
+        others = [r.plugin for r in self.loaded() if r is not record and r.plugin is not None]
+        return self.manager.subset_hook_caller(hook, remove_plugins=others)
+
+
+def discover() -> dict[str, EntryPoint]:
+    """Installed packs by name, without importing any of them."""
+    found: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=PACKS_GROUP):
+        found.setdefault(ep.name, ep)  # first wins, like importlib's own de-duplication
+    return found
+
+
+def new_manager() -> pluggy.PluginManager:
+    manager = pluggy.PluginManager(PROJECT)
+    manager.add_hookspecs(PackSpec)
+    return manager
+
+
+def strict_mode() -> bool:
+    return os.environ.get("PARLANCE_STRICT_PACKS", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def allow_list() -> list[str] | None:
+    raw = os.environ.get("PARLANCE_PACKS")
+    if raw is None:
+        return None
+    return [name.strip() for name in raw.split(",") if name.strip()]
+
+
+def load_packs(config: Config, *, plugins: dict[str, Any] | None = None, strict: bool | None = None) -> PackSet:
+    """Load the enabled packs: installed ones by entry point, plus `plugins` given as objects (tests).
+
+    Raises ToolNameCollision when two packs claim one tool name; raises PackError for any other pack
+    failure only in strict mode.
+    """
+    strict = strict_mode() if strict is None else strict
+    manager = new_manager()
+    registry = Registry()
+    records: list[PackRecord] = []
+    env_allow = allow_list()
+
+    candidates: dict[str, EntryPoint | Any] = dict(discover()) if plugins is None else dict(plugins)
+    for name in sorted(candidates):
+        source = candidates[name]
+        record = PackRecord(name=name)
+        if isinstance(source, EntryPoint):
+            record.module = source.value
+            if source.dist is not None:
+                record.distribution, record.version = source.dist.name, source.dist.version
+        records.append(record)
+        if env_allow is not None and name not in env_allow:
+            record.error = "not in PARLANCE_PACKS"
+            continue
+        if env_allow is None and not config.is_pack_enabled(name):
+            continue
+        try:
+            _load_one(record, source, config, manager, registry)
+        except ToolNameCollision:
+            raise
+        except ConfigError as exc:
+            _fail(record, manager, "failed", str(exc), strict)
+        except PackError as exc:
+            _fail(record, manager, record.state if record.state == "incompatible" else "failed", str(exc), strict)
+
+    wanted = env_allow if env_allow is not None else (config.packs_enabled or [])
+    for name in wanted:
+        if name not in candidates:
+            message = f"pack {name!r} is enabled but not installed (install the distribution that provides it)"
+            records.append(PackRecord(name=name, state="missing", error=message))
+            logger.warning("pack.missing", extra={"pack": name})
+            if strict:
+                raise PackError(message)
+    return PackSet(records=records, manager=manager, registry=registry)
+
+
+def _load_one(record: PackRecord, source: Any, config: Config, manager: pluggy.PluginManager,
+              registry: Registry) -> None:
+    try:
+        plugin = source.load() if isinstance(source, EntryPoint) else source
+    except Exception as exc:  # the pack's own import failed: report, never crash the host
+        logger.debug("pack.import_failed", extra={"pack": record.name}, exc_info=True)
+        raise PackError(f"import of {record.module or record.name!r} failed: {exc.__class__.__name__}: {exc}") from None
+
+    required = str(getattr(plugin, "PARLANCE_HOST_API", HOST_API))
+    if not _compatible(required, HOST_API):
+        record.state = "incompatible"
+        raise PackError(f"pack needs host API {required}, this host provides {HOST_API}")
+
+    manager.register(plugin, name=record.name)
+    record.plugin = plugin
+    staging = Staging(pack=record.name, prefix=config.prefix_for(record.name),
+                      disabled_tools=frozenset(config.tools_disabled))
+    try:
+        only_this = _only(manager, plugin)
+        record.settings = _settings(record.name, only_this, config)
+        only_this("parlance_register_tools")(register=staging.register_tool, settings=record.settings)
+        only_this("parlance_register_prompts")(register=staging.register_prompt, settings=record.settings)
+        only_this("parlance_register_resources")(register=staging.register_resource, settings=record.settings)
+    except (PackError, ConfigError):
+        raise
+    except Exception as exc:  # a hook raised: the pack is skipped with the reason
+        logger.debug("pack.hook_failed", extra={"pack": record.name}, exc_info=True)
+        raise PackError(f"a hook raised {exc.__class__.__name__}: {exc}") from None
+    registry.commit(staging)
+    record.state = "loaded"
+    record.tools = [t.name for t in staging.tools]
+    if staging.skipped_tools:
+        logger.info("pack.tools_disabled", extra={"pack": record.name, "tools": staging.skipped_tools})
+
+
+def _only(manager: pluggy.PluginManager, plugin: Any) -> Any:
+    others = [p for p in manager.get_plugins() if p is not plugin]
+    return lambda hook: manager.subset_hook_caller(hook, remove_plugins=others)
+
+
+def _settings(pack: str, only_this: Any, config: Config) -> BaseModel | None:
+    model = only_this("parlance_declare_settings")()
+    table = {k: v for k, v in config.pack_table(pack).items() if k not in HOST_KEYS_IN_PACK_TABLE}
+    key = f"packs.{pack}"
+    if model is None:
+        if table:
+            raise ConfigError(f"pack {pack!r} takes no settings, got {sorted(table)}", file=config.source, key=key,
+                              fix="remove those keys")
+        return None
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise PackError(f"parlance_declare_settings returned {model!r}, not a pydantic model class")
+    resolved = resolve_env(table, file=config.source, key=key)
+    try:
+        return model.model_validate(resolved)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join([key, *(str(p) for p in first["loc"])])
+        hint = "remove it" if first["type"] == "extra_forbidden" else f"see the settings of pack {pack!r}"
+        raise ConfigError(first["msg"], file=config.source, key=where, fix=hint) from None
+
+
+def _compatible(required: str, provided: str) -> bool:
+    try:
+        req_major, req_minor = (int(p) for p in (required.split(".") + ["0"])[:2])
+        have_major, have_minor = (int(p) for p in (provided.split(".") + ["0"])[:2])
+    except ValueError:
+        return False
+    return req_major == have_major and req_minor <= have_minor
+
+
+def _fail(record: PackRecord, manager: pluggy.PluginManager, state: State, message: str, strict: bool) -> None:
+    if record.plugin is not None and manager.is_registered(record.plugin):
+        manager.unregister(record.plugin)
+    record.plugin, record.settings, record.tools = None, None, []
+    record.state, record.error = state, message
+    logger.warning("pack.skipped", extra={"pack": record.name, "state": state, "reason": message})
+    if strict:
+        raise PackError(f"pack {record.name!r} {state}: {message} (PARLANCE_STRICT_PACKS is set)")

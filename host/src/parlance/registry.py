@@ -1,0 +1,271 @@
+"""What packs offer: tool, prompt and resource definitions, and the `register` callbacks that make them.
+
+A pack's `register(...)` calls are staged per pack and committed only when all of the pack's hooks
+succeeded, so a pack that fails halfway leaves nothing behind. Committing is where name collisions
+between packs are caught.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import typing
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from parlance.errors import PackError, ToolNameCollision
+from parlance.schemas import input_schema_for, output_schema_for
+from parlance.types import InvalidArgumentsMapper, ToolResult
+
+__all__ = ["PromptDefinition", "Registry", "ResourceDefinition", "Staging", "ToolDefinition"]
+
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}$")  # MCP tool-name guidance: 1-128 safe chars
+_URI_PARAM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    name: str
+    """The name clients see (the pack's prefix, if any, plus the registered name)."""
+    registered_name: str
+    pack: str
+    handler: Callable[..., Awaitable[Any]]
+    input_model: type[BaseModel]
+    output_model: type[BaseModel] | None
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any] | None
+    title: str | None
+    description: str | None
+    hints: dict[str, bool]
+    on_invalid_arguments: InvalidArgumentsMapper | None
+    takes_context: bool
+
+
+@dataclass(frozen=True)
+class PromptDefinition:
+    name: str
+    pack: str
+    handler: Callable[..., Awaitable[Any]]
+    args_model: type[BaseModel]
+    title: str | None
+    description: str | None
+    arguments: tuple[tuple[str, str | None, bool], ...]
+    """(name, description, required) per argument, from the args model's fields."""
+
+
+@dataclass(frozen=True)
+class ResourceDefinition:
+    uri: str
+    name: str
+    pack: str
+    handler: Callable[..., Awaitable[Any]]
+    title: str | None
+    description: str | None
+    mime_type: str
+    params: tuple[str, ...]
+    pattern: re.Pattern[str] | None
+    """For templates (`{x}` in the uri): matches a concrete uri and captures the parameters."""
+
+    @property
+    def is_template(self) -> bool:
+        return bool(self.params)
+
+
+@dataclass
+class Staging:
+    """One pack's registrations, held until all of its hooks have run."""
+
+    pack: str
+    prefix: str = ""
+    disabled_tools: frozenset[str] = frozenset()
+    tools: list[ToolDefinition] = field(default_factory=list)
+    prompts: list[PromptDefinition] = field(default_factory=list)
+    resources: list[ResourceDefinition] = field(default_factory=list)
+    skipped_tools: list[str] = field(default_factory=list)
+
+    # --- the callbacks handed to the pack ---------------------------------------------------------
+
+    def register_tool(
+        self,
+        handler: Callable[..., Awaitable[Any]],
+        *,
+        name: str,
+        title: str | None = None,
+        description: str | None = None,
+        read_only: bool | None = None,
+        idempotent: bool | None = None,
+        destructive: bool | None = None,
+        open_world: bool | None = None,
+        input_schema: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        on_invalid_arguments: InvalidArgumentsMapper | None = None,
+    ) -> None:
+        exposed = f"{self.prefix}{name}"
+        self._check_name("tool", name, exposed, [t.name for t in self.tools])
+        if name in self.disabled_tools or exposed in self.disabled_tools:
+            self.skipped_tools.append(exposed)
+            return
+        input_model, output_model, takes_context = _tool_signature(handler, name)
+        if output_model is None and output_schema is None:
+            raise PackError(
+                f"tool {name!r}: the handler's return annotation must be a pydantic model or ToolResult[Model] "
+                f"(or pass output_schema=...), got {_return_annotation(handler)!r}"
+            )
+        hints = {
+            key: value
+            for key, value in (
+                ("readOnlyHint", read_only),
+                ("idempotentHint", idempotent),
+                ("destructiveHint", destructive),
+                ("openWorldHint", open_world),
+            )
+            if value is not None
+        }
+        self.tools.append(
+            ToolDefinition(
+                name=exposed,
+                registered_name=name,
+                pack=self.pack,
+                handler=handler,
+                input_model=input_model,
+                output_model=output_model,
+                input_schema=input_schema or input_schema_for(input_model),
+                output_schema=output_schema or (output_schema_for(output_model) if output_model else None),
+                title=title,
+                description=description or inspect.getdoc(handler),
+                hints=hints,
+                on_invalid_arguments=on_invalid_arguments,
+                takes_context=takes_context,
+            )
+        )
+
+    def register_prompt(
+        self,
+        handler: Callable[..., Awaitable[Any]],
+        *,
+        name: str,
+        title: str | None = None,
+        description: str | None = None,
+    ) -> None:
+        exposed = f"{self.prefix}{name}"
+        self._check_name("prompt", name, exposed, [p.name for p in self.prompts])
+        args_model, _, _ = _tool_signature(handler, name)
+        arguments = tuple(
+            (field_name, info.description, info.is_required()) for field_name, info in args_model.model_fields.items()
+        )
+        self.prompts.append(PromptDefinition(exposed, self.pack, handler, args_model, title, description, arguments))
+
+    def register_resource(
+        self,
+        handler: Callable[..., Awaitable[Any]],
+        *,
+        uri: str,
+        name: str,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str = "application/json",
+    ) -> None:
+        if "://" not in uri:
+            raise PackError(f"resource {name!r}: uri {uri!r} needs a scheme, e.g. '{self.pack}://{uri}'")
+        params = tuple(_URI_PARAM.findall(uri))
+        pattern = None
+        if params:
+            parts = _URI_PARAM.split(uri)  # literal, param, literal, param, ..., literal
+            regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>[^/]+)" for i, p in enumerate(parts))
+            pattern = re.compile(f"^{regex}$")
+        if any(r.uri == uri for r in self.resources):
+            raise PackError(f"resource uri {uri!r} is registered twice by pack {self.pack!r}")
+        self.resources.append(
+            ResourceDefinition(uri, name, self.pack, handler, title, description, mime_type, params, pattern)
+        )
+
+    def _check_name(self, kind: str, name: str, exposed: str, taken: list[str]) -> None:
+        if not _NAME.match(exposed):
+            raise PackError(
+                f"{kind} name {exposed!r} is not allowed: use 1-128 letters, digits, '_', '-' or '.'"
+            )
+        if exposed in taken:
+            raise PackError(f"{kind} {name!r} is registered twice by pack {self.pack!r}")
+
+
+class Registry:
+    """Everything the server serves, by name. Built once at startup."""
+
+    def __init__(self) -> None:
+        self.tools: dict[str, ToolDefinition] = {}
+        self.prompts: dict[str, PromptDefinition] = {}
+        self.resources: dict[str, ResourceDefinition] = {}
+        self.resource_templates: list[ResourceDefinition] = []
+
+    def commit(self, staging: Staging) -> None:
+        """Adopt a pack's registrations; raise ToolNameCollision before changing anything."""
+        for tool in staging.tools:
+            owner = self.tools.get(tool.name)
+            if owner is not None:
+                raise ToolNameCollision(tool.name, owner.pack, staging.pack)
+        for prompt in staging.prompts:
+            if prompt.name in self.prompts:
+                raise PackError(
+                    f"prompt {prompt.name!r} is registered by both pack {self.prompts[prompt.name].pack!r} and pack "
+                    f"{staging.pack!r}. Fix: disable one pack, or set [packs.{staging.pack}] prefix"
+                )
+        for resource in staging.resources:
+            if resource.uri in self.resources or any(t.uri == resource.uri for t in self.resource_templates):
+                raise PackError(f"resource {resource.uri!r} is registered by two packs, the second is {staging.pack!r}")
+        self.tools.update((t.name, t) for t in staging.tools)
+        self.prompts.update((p.name, p) for p in staging.prompts)
+        for resource in staging.resources:
+            if resource.is_template:
+                self.resource_templates.append(resource)
+            else:
+                self.resources[resource.uri] = resource
+
+    def drop_pack(self, pack: str) -> None:
+        """Forget a pack's registrations (its lifespan failed after registration)."""
+        self.tools = {n: t for n, t in self.tools.items() if t.pack != pack}
+        self.prompts = {n: p for n, p in self.prompts.items() if p.pack != pack}
+        self.resources = {u: r for u, r in self.resources.items() if r.pack != pack}
+        self.resource_templates = [r for r in self.resource_templates if r.pack != pack]
+
+    def find_resource(self, uri: str) -> tuple[ResourceDefinition, dict[str, str]] | None:
+        if uri in self.resources:
+            return self.resources[uri], {}
+        for template in self.resource_templates:
+            assert template.pattern is not None
+            match = template.pattern.match(uri)
+            if match:
+                return template, match.groupdict()
+        return None
+
+
+def _tool_signature(handler: Callable[..., Any], name: str) -> tuple[type[BaseModel], type[BaseModel] | None, bool]:
+    """(input model, output model or None, whether the handler takes ctx) from the annotations."""
+    if not inspect.iscoroutinefunction(handler):
+        raise PackError(f"{name!r}: the handler must be an `async def` function, got {handler!r}")
+    try:
+        hints = typing.get_type_hints(handler)
+    except Exception as exc:  # unresolvable forward reference in the pack's annotations
+        raise PackError(f"{name!r}: cannot read the handler's type annotations ({exc})") from None
+    params = list(inspect.signature(handler).parameters.values())
+    if not params or not _is_model(hints.get(params[0].name)):
+        raise PackError(
+            f"{name!r}: the handler's first parameter must be annotated with a pydantic model "
+            f"(async def handler(args: MyInput, ctx) -> MyOutput)"
+        )
+    if len(params) > 2:
+        raise PackError(f"{name!r}: the handler takes (args) or (args, ctx), not {len(params)} parameters")
+    returned = hints.get("return")
+    if typing.get_origin(returned) is ToolResult:
+        returned = (typing.get_args(returned) or (None,))[0]
+    return hints[params[0].name], returned if _is_model(returned) else None, len(params) == 2
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _return_annotation(handler: Callable[..., Any]) -> Any:
+    return inspect.signature(handler).return_annotation

@@ -1,0 +1,69 @@
+"""JSON Schemas from pydantic models, shaped for MCP clients.
+
+pydantic emits `$defs` + `$ref` and a `title` on every property. Several MCP clients handle
+`$ref` poorly, so non-recursive references are inlined; titles of properties are dropped because
+they only repeat the property's name. The root stays `"type": "object"` as MCP requires.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pydantic import BaseModel
+
+__all__ = ["input_schema_for", "output_schema_for"]
+
+
+def input_schema_for(model: type[BaseModel]) -> dict[str, Any]:
+    return _clean(model.model_json_schema(mode="validation"))
+
+
+def output_schema_for(model: type[BaseModel]) -> dict[str, Any]:
+    return _clean(model.model_json_schema(mode="serialization"))
+
+
+def _clean(schema: dict[str, Any]) -> dict[str, Any]:
+    defs = schema.pop("$defs", {})
+    inlined = _inline(schema, defs, seen=())
+    if _has_ref(inlined):  # recursive model: keep pydantic's $defs so the refs still resolve
+        inlined["$defs"] = defs
+    inlined.setdefault("type", "object")
+    inlined.setdefault("properties", {})
+    return inlined
+
+
+def _inline(node: Any, defs: dict[str, Any], seen: tuple[str, ...]) -> Any:
+    if isinstance(node, list):
+        return [_inline(item, defs, seen) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        name = ref.removeprefix("#/$defs/")
+        if name in seen or name not in defs:
+            return node
+        target = _inline(copy.deepcopy(defs[name]), defs, (*seen, name))
+        siblings = {k: _inline(v, defs, seen) for k, v in node.items() if k != "$ref"}
+        return {**target, **siblings}
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: _strip_title(_inline(sub, defs, seen)) for name, sub in value.items()}
+        else:
+            out[key] = _inline(value, defs, seen)
+    return out
+
+
+def _strip_title(node: Any) -> Any:
+    if isinstance(node, dict):
+        node = {k: v for k, v in node.items() if k != "title"}
+    return node
+
+
+def _has_ref(node: Any) -> bool:
+    if isinstance(node, dict):
+        return "$ref" in node or any(_has_ref(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_has_ref(v) for v in node)
+    return False

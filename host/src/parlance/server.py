@@ -1,0 +1,275 @@
+"""The MCP side of the host: the only module that imports `mcp`.
+
+Builds a low-level `mcp.server.Server` whose handlers translate between MCP types and the host's
+plain ones (`Host.call_tool` and friends), and implements the `ContextBackend` packs reach through
+`ctx`: progress, client facts, and sampling in both protocol eras.
+
+Sampling differs by era. Up to 2025-11-25 the server sends `sampling/createMessage` to the client
+in the middle of the call. On 2026-07-28 server-to-client requests are not allowed: the tool call
+answers `InputRequiredResult`, the client runs the sample and repeats the call with the answer in
+`input_responses`, and the handler runs again and finds it. `_NeedsInput` carries the request out
+of the pack's handler; it derives from BaseException so a pack's `except Exception` cannot swallow it.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from mcp import MCPError
+from mcp.server import Server, ServerRequestContext
+from mcp.shared.message import ServerMessageMetadata
+from mcp.types import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    BlobResourceContents,
+    CallToolRequestParams,
+    CallToolResult,
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    CreateMessageResult,
+    GetPromptRequestParams,
+    GetPromptResult,
+    InputRequiredResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    Prompt,
+    PromptArgument,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    Resource,
+    ResourceTemplate,
+    TextContent,
+    TextResourceContents,
+    Tool,
+    ToolAnnotations,
+)
+from mcp.types import PromptMessage as McpPromptMessage
+from mcp.types import SamplingMessage as McpSamplingMessage
+from mcp.types.version import MODERN_PROTOCOL_VERSIONS
+
+from parlance import __version__
+from parlance.app import Host, UnknownName
+from parlance.errors import SamplingFailed, SamplingUnavailable, ToolError
+from parlance.types import ClientInfo, Sampled, SamplingMessage
+
+__all__ = ["build_server"]
+
+logger = logging.getLogger(__name__)
+
+RequestContext = ServerRequestContext[Any, Any]
+
+
+class _NeedsInput(BaseException):
+    """Raised inside a tool on 2026-07-28 when it needs a sample the client has not given yet."""
+
+    def __init__(self, key: str, request: CreateMessageRequest) -> None:
+        self.key, self.request = key, request
+
+
+class _RequestBackend:
+    """`ContextBackend` for one MCP request."""
+
+    def __init__(self, ctx: RequestContext, input_responses: dict[str, Any] | None = None) -> None:
+        self._ctx = ctx
+        self._input_responses = input_responses or {}
+        self._samples_taken = 0
+
+    @property
+    def protocol_version(self) -> str | None:
+        return self._ctx.protocol_version
+
+    @property
+    def client(self) -> ClientInfo | None:
+        params = self._ctx.session.client_params
+        if params is None:
+            return None
+        return ClientInfo(name=params.client_info.name, version=params.client_info.version)
+
+    @property
+    def can_sample(self) -> bool:
+        caps = self._ctx.session.client_capabilities
+        return caps is not None and caps.sampling is not None
+
+    async def report_progress(self, progress: float, total: float | None, message: str | None) -> None:
+        await self._ctx.session.report_progress(progress, total, message)
+
+    async def sample(
+        self,
+        messages: Sequence[SamplingMessage],
+        *,
+        system_prompt: str | None,
+        max_tokens: int,
+        temperature: float | None,
+        stop_sequences: Sequence[str] | None,
+    ) -> Sampled:
+        if not self.can_sample:
+            raise SamplingUnavailable()
+        request = CreateMessageRequest(
+            params=CreateMessageRequestParams(
+                messages=[McpSamplingMessage(role=m.role, content=TextContent(type="text", text=m.text)) for m in messages],
+                system_prompt=system_prompt,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                stop_sequences=list(stop_sequences) if stop_sequences else None,
+            )
+        )
+        key = f"sample-{self._samples_taken}"
+        self._samples_taken += 1
+        if self._ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            answer = self._input_responses.get(key)
+            if answer is None:
+                raise _NeedsInput(key, request)
+            try:
+                result = CreateMessageResult.model_validate(answer, from_attributes=True)
+            except Exception:
+                raise SamplingFailed("the client's sampling answer is not a CreateMessageResult") from None
+        else:
+            try:
+                result = await self._ctx.session.send_request(
+                    request, CreateMessageResult, metadata=ServerMessageMetadata(related_request_id=self._ctx.request_id)
+                )
+            except MCPError as exc:
+                raise SamplingFailed(f"the client could not sample: {exc.error.message}",
+                                     {"client_code": exc.error.code}) from None
+        text = result.content.text if isinstance(result.content, TextContent) else ""
+        return Sampled(text=text, model=result.model, stop_reason=result.stop_reason)
+
+
+def _session_of(ctx: RequestContext) -> object:
+    # Per-session state lives as long as the client's connection. The SDK keeps the connection on the
+    # session privately; without it (a future SDK), the server object stands in, one per process on stdio.
+    return getattr(ctx.session, "_connection", None) or ctx.session
+
+
+def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
+    """An MCP server for `host`. Entering its lifespan enters every pack's lifespan."""
+    registry = host.registry
+    tools = [
+        Tool(
+            name=t.name,
+            title=t.title,
+            description=t.description,
+            input_schema=t.input_schema,
+            output_schema=t.output_schema,
+            annotations=ToolAnnotations(title=t.title, **t.hints) if (t.hints or t.title) else None,
+        )
+        for t in registry.tools.values()
+    ]
+
+    async def list_tools(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
+        return ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: RequestContext, params: CallToolRequestParams) -> CallToolResult | InputRequiredResult:
+        backend = _RequestBackend(ctx, params.input_responses)
+        try:
+            outcome = await host.call_tool(params.name, params.arguments, backend, _session_of(ctx))
+        except UnknownName as exc:
+            raise MCPError(INVALID_PARAMS, str(exc), data={"code": "UNKNOWN_TOOL", "tool": params.name}) from None
+        except _NeedsInput as need:
+            return InputRequiredResult(input_requests={need.key: need.request}, request_state=f"parlance:{need.key}")
+        return CallToolResult(
+            content=[TextContent(type="text", text=outcome.text)],
+            structured_content=outcome.structured,
+            is_error=outcome.is_error,
+            _meta=outcome.meta,
+        )
+
+    handlers: dict[str, Any] = {"on_list_tools": list_tools, "on_call_tool": call_tool}
+
+    if registry.prompts:
+        prompts = [
+            Prompt(
+                name=p.name,
+                title=p.title,
+                description=p.description,
+                arguments=[PromptArgument(name=n, description=d, required=r) for n, d, r in p.arguments],
+            )
+            for p in registry.prompts.values()
+        ]
+
+        async def list_prompts(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListPromptsResult:
+            return ListPromptsResult(prompts=prompts)
+
+        async def get_prompt(ctx: RequestContext, params: GetPromptRequestParams) -> GetPromptResult:
+            with _protocol_errors(params.name):
+                prompt, messages = await host.get_prompt(params.name, params.arguments, _RequestBackend(ctx),
+                                                         _session_of(ctx))
+            return GetPromptResult(
+                description=prompt.description,
+                messages=[McpPromptMessage(role=m.role, content=TextContent(type="text", text=m.text)) for m in messages],
+            )
+
+        handlers |= {"on_list_prompts": list_prompts, "on_get_prompt": get_prompt}
+
+    if registry.resources or registry.resource_templates:
+        resources = [
+            Resource(uri=r.uri, name=r.name, title=r.title, description=r.description, mime_type=r.mime_type)
+            for r in registry.resources.values()
+        ]
+        templates = [
+            ResourceTemplate(uri_template=r.uri, name=r.name, title=r.title, description=r.description,
+                             mime_type=r.mime_type)
+            for r in registry.resource_templates
+        ]
+
+        async def list_resources(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListResourcesResult:
+            return ListResourcesResult(resources=resources)
+
+        async def list_templates(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListResourceTemplatesResult:
+            return ListResourceTemplatesResult(resource_templates=templates)
+
+        async def read_resource(ctx: RequestContext, params: ReadResourceRequestParams) -> ReadResourceResult:
+            with _protocol_errors(params.uri):
+                content, mime_type = await host.read_resource(params.uri, _RequestBackend(ctx), _session_of(ctx))
+            if isinstance(content, bytes):
+                blob = base64.b64encode(content).decode("ascii")
+                return ReadResourceResult(contents=[BlobResourceContents(uri=params.uri, mime_type=mime_type, blob=blob)])
+            return ReadResourceResult(contents=[TextResourceContents(uri=params.uri, mime_type=mime_type, text=content)])
+
+        handlers |= {
+            "on_list_resources": list_resources,
+            "on_list_resource_templates": list_templates,
+            "on_read_resource": read_resource,
+        }
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with host.running():
+            yield {}
+
+    return Server(
+        name,
+        version=__version__,
+        instructions=_instructions(host),
+        lifespan=lifespan,
+        get_tool_input_schema=lambda tool: t.input_schema if (t := registry.tools.get(tool)) else None,
+        **handlers,
+    )
+
+
+@contextlib.contextmanager
+def _protocol_errors(subject: str) -> Any:
+    """Prompts and resources have no error results: failures become JSON-RPC errors, without exception text."""
+    try:
+        yield
+    except UnknownName as exc:
+        raise MCPError(INVALID_PARAMS, str(exc), data={"uri": subject} if "://" in subject else None) from None
+    except (ValueError, ToolError) as exc:
+        raise MCPError(INVALID_PARAMS, str(exc)) from None
+    except MCPError:
+        raise
+    except Exception:
+        logger.error("handler.crashed", extra={"subject": subject}, exc_info=True)
+        raise MCPError(INTERNAL_ERROR, f"{subject} failed unexpectedly; the server log has the details") from None
+
+
+def _instructions(host: Host) -> str:
+    packs = ", ".join(r.name for r in host.packs.loaded()) or "none"
+    return f"Parlance localization tools. Packs loaded: {packs}."
