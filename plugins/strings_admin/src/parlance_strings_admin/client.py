@@ -190,12 +190,7 @@ def _log_attempt(method: str, route: str, attempt: int, started: float, *, outco
     # The route template, never the URL: a scope value is caller data and stays out of the logs.
     latency_ms = round((time.perf_counter() - started) * 1000, 2)
     logger.debug(
-        "strings-admin %s %s attempt %d: %s in %.2f ms",
-        method,
-        route,
-        attempt,
-        outcome,
-        latency_ms,
+        "strings_admin.downstream",
         extra={
             "downstream_method": method,
             "downstream_route": route,
@@ -204,6 +199,22 @@ def _log_attempt(method: str, route: str, attempt: int, started: float, *, outco
             "attempt": attempt,
         },
     )
+
+
+class _HideScopeValues(logging.Filter):
+    """httpx logs each request's URL (at INFO, shown when the host runs at DEBUG); ours end in the
+    caller's scopeValue, which must stay out of the logs, so it is replaced by the route template."""
+
+    def __init__(self, root: str) -> None:
+        super().__init__()
+        self._keys = f"{root}keys/"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and any(str(arg).startswith(self._keys) for arg in record.args):
+            record.args = tuple(
+                f"{self._keys}{{scopeValue}}" if str(arg).startswith(self._keys) else arg for arg in record.args
+            )
+        return True
 
 
 @asynccontextmanager
@@ -219,11 +230,17 @@ async def open_client(settings: StringsAdminSettings, environ: dict[str, str] | 
         # identity: the size cap counts the bytes we actually buffer, no decompression surprises.
         headers={"Accept": "application/json", "Accept-Encoding": "identity", "User-Agent": "parlance-strings-admin"},
     )
-    async with http:
-        yield StringsAdminClient(
-            http,
-            endpoint,
-            timeout_s=settings.timeout_s,
-            retries=settings.retries,
-            max_response_bytes=settings.max_response_bytes,
-        )
+    hide_scope_values = _HideScopeValues(endpoint.root)
+    httpx_logger = logging.getLogger("httpx")
+    httpx_logger.addFilter(hide_scope_values)
+    try:
+        async with http:
+            yield StringsAdminClient(
+                http,
+                endpoint,
+                timeout_s=settings.timeout_s,
+                retries=settings.retries,
+                max_response_bytes=settings.max_response_bytes,
+            )
+    finally:
+        httpx_logger.removeFilter(hide_scope_values)

@@ -11,6 +11,7 @@ service travel in `data` as `{status, body}` with the body cut to an excerpt.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, with_config
@@ -127,7 +128,7 @@ def to_tool_error(exc: StringsAdminError, *, tool: str, scope_value: str | None 
         if exc.status == 409:
             return ToolError("invalid_request", f"Key already exists in scope {scope_value!r} (HTTP 409).", data=data)
         if exc.status == 400:
-            return ToolError("invalid_request", f"The service rejected the key as invalid (HTTP 400): {exc.body}", data=data)
+            return ToolError("invalid_request", f"The service rejected the key as invalid (HTTP 400): {_service_message(exc.body)}", data=data)
         if exc.status == 404:
             return ToolError(
                 "not_found",
@@ -135,6 +136,17 @@ def to_tool_error(exc: StringsAdminError, *, tool: str, scope_value: str | None 
                 data=data,
             )
     return ToolError("internal_error", f"{exc}.", data=data)
+
+
+def _service_message(body: str) -> str:
+    """The service's own explanation from a Spring-style error body, else the start of the body."""
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and isinstance(parsed.get("message"), str) and parsed["message"]:
+        return parsed["message"]
+    return body[:200] or "(empty body)"
 
 
 _PHRASES = {
