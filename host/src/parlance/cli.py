@@ -250,7 +250,8 @@ def _call(args: argparse.Namespace, config: Config) -> int:
             return await host.call_tool(args.tool, arguments, _CliBackend(), session=_CliBackend)
 
     try:
-        outcome = anyio.run(run)
+        with contextlib.redirect_stdout(sys.stderr):  # stdout carries only the result
+            outcome = anyio.run(run)
     except UnknownName:
         known = ", ".join(sorted(host.registry.tools)) or "none (no packs loaded)"
         raise ConfigError(f"unknown tool {args.tool!r}; available: {known}", fix="see `parlance tools`") from None

@@ -142,10 +142,21 @@ class _RequestBackend:
         return Sampled(text=text, model=result.model, stop_reason=result.stop_reason)
 
 
+class _Session:
+    """A key for per-session pack state (weak-referenceable, unlike a bare object())."""
+
+
 def _session_of(ctx: RequestContext) -> object:
-    # Per-session state lives as long as the client's connection. The SDK keeps the connection on the
-    # session privately; without it (a future SDK), the server object stands in, one per process on stdio.
-    return getattr(ctx.session, "_connection", None) or ctx.session
+    """Which session a request belongs to, for `ctx.session_state`.
+
+    Handshake era: the client's connection (one per stdio process or HTTP session). 2026-07-28 has no
+    sessions: on stdio or in-process one client owns the server run, so the run's lifespan stands in;
+    a request over HTTP gets state of its own, since unrelated clients share the server there.
+    """
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return _Session() if ctx.request is not None else ctx.lifespan_context["session"]
+    # The SDK keeps the connection on the session privately; without it, the server run stands in.
+    return getattr(ctx.session, "_connection", None) or ctx.lifespan_context["session"]
 
 
 def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
@@ -242,7 +253,7 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
     @contextlib.asynccontextmanager
     async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
         async with host.running():
-            yield {}
+            yield {"session": _Session()}
 
     return Server(
         name,

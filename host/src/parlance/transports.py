@@ -7,8 +7,13 @@ import logging
 import sys
 from typing import Any
 
+import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from pydantic import ValidationError
 
 __all__ = ["serve_http", "serve_stdio"]
 
@@ -22,7 +27,34 @@ async def serve_stdio(server: Server[Any]) -> None:
         # which would be flushed at exit, after fd 1 is restored to the wire. Send it to stderr instead
         # (inside the block: stdio_server() finds the wire through sys.stdout).
         with contextlib.redirect_stdout(sys.stderr):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            checked_send, checked_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(_answer_unreadable_lines, read_stream, checked_send, write_stream)
+                await server.run(checked_receive, write_stream, server.create_initialization_options())
+                tasks.cancel_scope.cancel()
+
+
+async def _answer_unreadable_lines(
+    incoming: MemoryObjectReceiveStream[SessionMessage | Exception],
+    forward: MemoryObjectSendStream[SessionMessage | Exception],
+    replies: MemoryObjectSendStream[SessionMessage],
+) -> None:
+    """Pass messages through; answer a line that is not JSON-RPC with an error, as JSON-RPC requires.
+
+    The SDK hands such lines to the server as exceptions and drops them, so the client would wait
+    forever for an answer. The line itself is never logged: it may hold a user's text.
+    """
+    async with forward:
+        async for item in incoming:
+            if not isinstance(item, Exception):
+                await forward.send(item)
+                continue
+            is_json = isinstance(item, ValidationError) and all(e["type"] != "json_invalid" for e in item.errors())
+            code, message = (INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message") if is_json else \
+                (PARSE_ERROR, "Parse error: the line is not valid JSON")
+            logger.warning("stdio.unreadable_line", extra={"code": code})
+            reply = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=message))
+            await replies.send(SessionMessage(reply))
 
 
 async def serve_http(server: Server[Any], *, bind: str, port: int) -> None:

@@ -1,0 +1,33 @@
+"""Shared fixtures: the anyio backend, and installing throwaway packs through real entry points."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support import write_fake_dist
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def fake_dists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Install fake packs on sys.path for this test; returns write(pack, source)."""
+    root = tmp_path / "site"
+    root.mkdir()
+    monkeypatch.syspath_prepend(str(root))
+
+    def write(pack: str, source: str) -> Path:
+        write_fake_dist(root, pack, source)
+        importlib.invalidate_caches()
+        return root
+
+    yield write
+    for name in [m for m in sys.modules if m.startswith("fake_pack_")]:
+        del sys.modules[name]

@@ -1,0 +1,200 @@
+"""Packs used by the host tests: one per behaviour the host must handle.
+
+Each is a plain object with `@hookimpl` methods, registered in-process with `connect({...})`; the
+stdio tests install the same sources as fake distributions (see SOURCES).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from pydantic import BaseModel, Field
+
+from parlance import PromptMessage, ToolContext, ToolError, ToolResult, hookimpl
+
+
+class EchoIn(BaseModel):
+    text: str = Field(description="what to echo")
+    times: int = Field(default=1, ge=1, le=5)
+
+
+class EchoOut(BaseModel):
+    echoed: str
+
+
+class NoArgs(BaseModel):
+    pass
+
+
+class CountOut(BaseModel):
+    count: int
+
+
+class SampleOut(BaseModel):
+    text: str
+    model: str
+    protocol: str | None
+
+
+class Lifespan(BaseModel):
+    entered: bool
+
+
+class CorePack:
+    """Tools that exercise the happy path, errors, crashes, session state, progress and sampling."""
+
+    def __init__(self) -> None:
+        self.exited = False
+
+    async def echo(self, args: EchoIn, ctx: ToolContext) -> EchoOut:
+        return EchoOut(echoed=" ".join([args.text] * args.times))
+
+    async def refuse(self, args: EchoIn) -> EchoOut:
+        raise ToolError("NOT_TODAY", f"refusing {len(args.text)} characters", data={"length": len(args.text)})
+
+    async def crash(self, args: EchoIn) -> EchoOut:
+        raise RuntimeError("secret-token-1234 leaked in an exception")
+
+    async def count(self, args: NoArgs, ctx: ToolContext) -> CountOut:
+        ctx.session_state["n"] = ctx.session_state.get("n", 0) + 1
+        return CountOut(count=ctx.session_state["n"])
+
+    async def slow(self, args: NoArgs, ctx: ToolContext) -> CountOut:
+        for step in range(1, 4):
+            await ctx.report_progress(step, 3, f"step {step}")
+        return CountOut(count=3)
+
+    async def ask_model(self, args: EchoIn, ctx: ToolContext) -> SampleOut:
+        answer = await ctx.sample(f"Repeat: {args.text}", system_prompt="Be brief.", max_tokens=50)
+        return SampleOut(text=answer.text, model=answer.model, protocol=ctx.protocol_version)
+
+    async def with_meta(self, args: EchoIn) -> ToolResult[EchoOut]:
+        return ToolResult(EchoOut(echoed=args.text), text="custom text", meta={"parlance/template": "base"})
+
+    async def lifespan_state(self, args: NoArgs, ctx: ToolContext) -> Lifespan:
+        return Lifespan(entered=ctx.state == "ready")
+
+    async def review(self, args: EchoIn, ctx: ToolContext) -> list[PromptMessage]:
+        return [PromptMessage(role="user", text=f"Review: {args.text}")]
+
+    async def session_resource(self, ctx: ToolContext) -> dict[str, int]:
+        return {"count": ctx.session_state.get("n", 0)}
+
+    async def item_resource(self, ctx: ToolContext, item: str) -> str | None:
+        return f"item {item}" if item != "missing" else None
+
+    @hookimpl
+    def parlance_register_tools(self, register) -> None:
+        register(self.echo, name="echo", title="Echo", description="Echo text.", read_only=True, idempotent=True)
+        register(self.refuse, name="refuse", description="Always a domain error.")
+        register(self.crash, name="crash", description="Always raises.")
+        register(self.count, name="count", description="Counts calls in this session.")
+        register(self.slow, name="slow", description="Reports progress.")
+        register(self.ask_model, name="ask_model", description="Samples the client's model.")
+        register(self.with_meta, name="with_meta", description="Custom text and _meta.")
+        register(self.lifespan_state, name="lifespan_state", description="Sees the lifespan's state.")
+
+    @hookimpl
+    def parlance_register_prompts(self, register) -> None:
+        register(self.review, name="review", title="Review text", description="Asks for a review.")
+
+    @hookimpl
+    def parlance_register_resources(self, register) -> None:
+        register(self.session_resource, uri="core://session", name="session")
+        register(self.item_resource, uri="core://items/{item}", name="item", mime_type="text/plain")
+
+    @hookimpl
+    def parlance_lifespan(self):
+        @contextlib.asynccontextmanager
+        async def lifespan() -> AsyncIterator[str]:
+            try:
+                yield "ready"
+            finally:
+                self.exited = True
+
+        return lifespan()
+
+
+class Settings(BaseModel):
+    greeting: str = "hi"
+    retries: int = Field(default=1, ge=0)
+
+
+class SettingsPack:
+    async def greet(self, args: NoArgs, ctx: ToolContext) -> EchoOut:
+        return EchoOut(echoed=ctx.settings.greeting)
+
+    @hookimpl
+    def parlance_declare_settings(self):
+        return Settings
+
+    @hookimpl
+    def parlance_register_tools(self, register) -> None:
+        register(self.greet, name="greet")
+
+
+class ClashPack:
+    """Registers `echo`, like CorePack: the host must refuse to start unless configured around it."""
+
+    async def echo(self, args: EchoIn) -> EchoOut:
+        return EchoOut(echoed="clash")
+
+    @hookimpl
+    def parlance_register_tools(self, register) -> None:
+        register(self.echo, name="echo")
+
+
+class HookFailsPack:
+    @hookimpl
+    def parlance_register_tools(self, register) -> None:
+        raise ValueError("this pack's hook is broken")
+
+
+class FutureApiPack:
+    PARLANCE_HOST_API = "2.0"
+
+    @hookimpl
+    def parlance_register_tools(self, register) -> None:  # pragma: no cover - never called
+        raise AssertionError("an incompatible pack must not be asked to register")
+
+
+# Sources for fake distributions (stdio tests and entry-point tests).
+SOURCES = {
+    "printer": '''
+        print("printed at import time")
+        from pydantic import BaseModel
+        from parlance import hookimpl
+
+        class In(BaseModel):
+            text: str
+
+        class Out(BaseModel):
+            text: str
+
+        async def shout(args: In) -> Out:
+            print("printed by a tool")
+            return Out(text=args.text.upper())
+
+        @hookimpl
+        def parlance_register_tools(register):
+            register(shout, name="shout", description="Upper-cases text.")
+    ''',
+    "broken_import": '''
+        raise ImportError("this pack cannot be imported")
+    ''',
+    "clash": '''
+        from pydantic import BaseModel
+        from parlance import hookimpl
+
+        class In(BaseModel):
+            text: str
+
+        async def shout(args: In) -> In:
+            return args
+
+        @hookimpl
+        def parlance_register_tools(register):
+            register(shout, name="shout")
+    ''',
+}

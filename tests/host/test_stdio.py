@@ -1,0 +1,136 @@
+"""`parlance serve` as a real subprocess, driven by the SDK's client and by raw JSON-RPC lines."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.stdio import stdio_client
+
+from parlance.testing import stdio_server_params
+from tests.host.packs_for_tests import SOURCES
+from tests.support import ERAS, write_fake_dist
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    """Fake installed packs (a pack that prints, one that cannot be imported) and a config enabling them."""
+    root = tmp_path / "site"
+    root.mkdir()
+    write_fake_dist(root, "printer", SOURCES["printer"])
+    write_fake_dist(root, "broken_import", SOURCES["broken_import"])
+    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["printer", "broken_import"]\n')
+    return root
+
+
+def _params(tmp_path: Path, site: Path, **env: str) -> Any:
+    return stdio_server_params(tmp_path / "parlance.toml", env={"PYTHONPATH": str(site), **env})
+
+
+@pytest.mark.parametrize("mode", list(ERAS))
+async def test_stdio_end_to_end_keeps_stdout_clean(mode: str, tmp_path: Path, site: Path) -> None:
+    transport_errors: list[Exception] = []
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, Exception):  # e.g. a non-JSON line on the server's stdout
+            transport_errors.append(message)
+
+    errlog_path = tmp_path / "stderr.log"
+    with anyio.fail_after(30), open(errlog_path, "w+") as errlog:
+        async with Client(stdio_client(_params(tmp_path, site), errlog=errlog), mode=mode,
+                          message_handler=on_message) as client:
+            assert client.protocol_version == ERAS[mode]
+            assert [t.name for t in (await client.list_tools()).tools] == ["shout"]
+            result = await client.call_tool("shout", {"text": "quiet words"})
+            assert result.structured_content == {"text": "QUIET WORDS"}
+            bad = await client.call_tool("shout", {})
+            assert bad.structured_content["code"] == "INVALID_ARGUMENTS"
+    assert transport_errors == []
+    log = errlog_path.read_text()
+    assert "printed at import time" in log and "printed by a tool" in log  # prints went to stderr
+    calls = [json.loads(line) for line in log.splitlines() if '"tool.call"' in line]
+    assert [(c["tool"], c["pack"], c["status"], c["error"]) for c in calls] == [
+        ("shout", "printer", "ok", None),
+        ("shout", "printer", "error", "INVALID_ARGUMENTS"),
+    ]
+    assert all(isinstance(c["latency_ms"], float) and c["timestamp"] and c["level"] == "info" for c in calls)
+    assert "quiet words" not in log and "QUIET WORDS" not in log  # arguments and results are never logged
+    skipped = [json.loads(line) for line in log.splitlines() if '"pack.skipped"' in line]
+    assert [(s["pack"], s["state"]) for s in skipped] == [("broken_import", "failed")]
+
+
+def _raw_session(tmp_path: Path, site: Path, lines: list[str], expect: int) -> list[dict[str, Any]]:
+    """Write lines to `parlance serve`, read `expect` replies, then close stdin (in-flight requests
+    at EOF may go unanswered, so the pipe stays open until the answers are in)."""
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    env.pop("PARLANCE_CONFIG", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "parlance", "serve", "--config", str(tmp_path / "parlance.toml")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for line in lines:
+            proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        replies = [json.loads(proc.stdout.readline()) for _ in range(expect)]  # every line must be JSON
+        proc.stdin.close()
+        assert proc.wait(timeout=20) == 0
+        assert proc.stdout.read() == ""  # nothing else reached stdout, even at exit
+    finally:
+        proc.kill()
+    return replies
+
+
+INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
+INITIALIZED = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+
+def test_malformed_lines_get_errors_and_the_session_continues(tmp_path: Path, site: Path) -> None:
+    replies = _raw_session(tmp_path, site, [
+        INITIALIZE, INITIALIZED, "this is not json", '{"no": "jsonrpc"}',
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}),
+        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "shout", "arguments": {"text": "a"}}}),
+    ], expect=5)
+    assert replies[0]["id"] == 1 and replies[0]["result"]["protocolVersion"] == "2025-11-25"
+    assert [(r["id"], r["error"]["code"]) for r in replies[1:3]] == [(None, -32700), (None, -32600)]
+    assert replies[3] == {"jsonrpc": "2.0", "id": 2, "result": {}}  # ping answers in the handshake era
+    assert replies[4]["result"]["structuredContent"] == {"text": "A"}
+
+
+def test_unknown_tool_is_a_jsonrpc_error(tmp_path: Path, site: Path) -> None:
+    replies = _raw_session(tmp_path, site, [
+        INITIALIZE, INITIALIZED,
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "nope", "arguments": {}}}),
+    ], expect=2)
+    assert replies[1]["error"]["code"] == -32602 and "nope" in replies[1]["error"]["message"]
+
+
+def test_collision_refuses_to_start_naming_both_packs(tmp_path: Path, site: Path) -> None:
+    write_fake_dist(site, "clash", SOURCES["clash"])
+    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["printer", "clash"]\n')
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    proc = subprocess.run([sys.executable, "-m", "parlance", "serve", "--config", str(tmp_path / "parlance.toml")],
+                          input="", capture_output=True, text=True, timeout=30, env=env)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "'shout'" in proc.stderr and "'clash'" in proc.stderr and "'printer'" in proc.stderr
+    assert "prefix" in proc.stderr and "disabled" in proc.stderr
+
+
+def test_strict_mode_makes_a_broken_pack_fatal(tmp_path: Path, site: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(site), "PARLANCE_STRICT_PACKS": "1"}
+    proc = subprocess.run([sys.executable, "-m", "parlance", "serve", "--config", str(tmp_path / "parlance.toml")],
+                          input="", capture_output=True, text=True, timeout=30, env=env)
+    assert proc.returncode == 2
+    assert "broken_import" in proc.stderr and "PARLANCE_STRICT_PACKS" in proc.stderr
