@@ -49,7 +49,10 @@ async def _answer_unreadable_lines(
             if not isinstance(item, Exception):
                 await forward.send(item)
                 continue
-            is_json = isinstance(item, ValidationError) and all(e["type"] != "json_invalid" for e in item.errors())
+            errors = item.errors() if isinstance(item, ValidationError) else []
+            if errors and isinstance(errors[0].get("input"), str) and not errors[0]["input"].strip():
+                continue  # a blank line is not a message; some clients send them between messages
+            is_json = bool(errors) and all(e["type"] != "json_invalid" for e in errors)
             code, message = (INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message") if is_json else \
                 (PARSE_ERROR, "Parse error: the line is not valid JSON")
             logger.warning("stdio.unreadable_line", extra={"code": code})
