@@ -1,0 +1,98 @@
+"""The catalog: bundles loaded at startup, shared read-only by every session, plus the shared config.
+
+Built by the pack's lifespan from `[packs.i18n] bundle_dirs`. Anything that wants to contribute
+bundles at startup (language packs, a later issue) calls `catalog.load_bundle_dir(path)` before
+the server starts serving; sessions take their view of the catalog when they start.
+
+Bundles for the same locale from several files or directories are merged in load order, the later
+file winning per key. A file that cannot be used is logged as a warning and skipped; the rest load.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from parlance_i18n.bundles import Bundle, Limits, compile_bundle
+from parlance_i18n.errors import I18nError
+from parlance_i18n.fallback import FallbackResolver
+from parlance_i18n.loaders import BUNDLE_SUFFIXES, read_bundle_file
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.settings import I18nSettings
+
+__all__ = ["Catalog", "LoadReport"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class LoadReport:
+    """What `load_bundle_dir` did: (file, locale, message count) loaded, and (file, reason) skipped."""
+
+    loaded: list[tuple[Path, str, int]] = field(default_factory=list)
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
+
+
+class Catalog:
+    """Startup bundles plus what every session shares: the fallback resolver and the size limits."""
+
+    def __init__(self, default_locale: LocaleTag, fallbacks: Mapping[str, list[LocaleTag]] | None = None,
+                 limits: Limits = Limits()) -> None:
+        self.resolver = FallbackResolver(default_locale, fallbacks)
+        self.limits = limits
+        self._bundles: dict[str, Bundle] = {}
+
+    @classmethod
+    def from_settings(cls, settings: I18nSettings) -> Catalog:
+        """A catalog configured by `settings`, with every `bundle_dirs` entry loaded."""
+        catalog = cls(settings.default_tag, settings.fallback_tags, settings.limits)
+        for directory in settings.bundle_dirs:
+            catalog.load_bundle_dir(directory)
+        return catalog
+
+    @property
+    def default_locale(self) -> LocaleTag:
+        return self.resolver.default_locale
+
+    @property
+    def bundles(self) -> Mapping[str, Bundle]:
+        """Bundles by canonical locale code (read-only)."""
+        return MappingProxyType(self._bundles)
+
+    def add_bundle(self, bundle: Bundle) -> None:
+        """Add a bundle, merging into an existing one for the same locale (the new one wins per key)."""
+        current = self._bundles.get(bundle.code)
+        self._bundles[bundle.code] = current.merged_with(bundle) if current else bundle
+
+    def load_bundle_dir(self, path: str | os.PathLike[str]) -> LoadReport:
+        """Load every `<locale>.json` and `<locale>.po` in `path` (not recursive), in name order.
+
+        Bad files are logged and listed in the report's `skipped`; nothing raises for them.
+        """
+        directory = Path(path)
+        report = LoadReport()
+        if not directory.is_dir():
+            logger.warning("i18n.bundle_dir_missing", extra={"path": str(directory)})
+            report.skipped.append((directory, "not a directory"))
+            return report
+        for file in _bundle_files(sorted(directory.iterdir())):
+            try:
+                tag, messages = read_bundle_file(file)
+                bundle = compile_bundle(tag, messages, self.limits)
+            except I18nError as exc:
+                logger.warning("i18n.bundle_file_skipped", extra={"path": str(file), "reason": exc.message})
+                report.skipped.append((file, exc.message))
+                continue
+            self.add_bundle(bundle)
+            report.loaded.append((file, bundle.code, len(bundle.messages)))
+        logger.info("i18n.bundle_dir_loaded", extra={"path": str(directory), "files": len(report.loaded),
+                                                     "skipped": len(report.skipped)})
+        return report
+
+
+def _bundle_files(paths: Iterable[Path]) -> Iterable[Path]:
+    return (p for p in paths if p.suffix in BUNDLE_SUFFIXES and not p.name.startswith(".") and p.is_file())

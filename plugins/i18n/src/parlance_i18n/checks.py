@@ -1,0 +1,139 @@
+"""Quality checks of a session's bundles against the default locale's bundle (the reference).
+
+Per locale:
+- `coverage`: the share of reference keys a request for the locale finds without falling back to
+  the default chain (so `es-MX` counts what it inherits from `es`);
+- `missing_keys`: those it does not find; `extra_keys`: keys in its bundle the reference lacks;
+- `argument_mismatches`: keys whose message uses different arguments than the reference's;
+- `plural_gaps`: plural/selectordinal arguments without a branch for every CLDR category the
+  locale needs (Russian needs one/few/many/other; `=N` branches do not count as categories).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from parlance_i18n.bundles import Bundle
+from parlance_i18n.locales import display_name, likely_script
+from parlance_i18n.plurals import CATEGORIES, plural_rules
+from parlance_i18n.translator import Translator
+
+__all__ = ["ArgumentMismatch", "LocaleReport", "LocaleSummary", "PluralGap", "check_locales", "summarize_locales"]
+
+
+@dataclass(frozen=True)
+class ArgumentMismatch:
+    key: str
+    missing: list[str]
+    """Arguments the reference message uses and this one does not."""
+    unexpected: list[str]
+    """Arguments this message uses and the reference does not (they will print as `{name}`)."""
+
+
+@dataclass(frozen=True)
+class PluralGap:
+    key: str
+    argument: str
+    ordinal: bool
+    missing: list[str]
+    """CLDR categories the locale needs that the argument has no branch for."""
+
+
+@dataclass(frozen=True)
+class LocaleReport:
+    code: str
+    message_count: int
+    coverage: float | None
+    """Share of the reference's keys found without the default chain; None without a reference."""
+    missing_count: int = 0
+    missing_keys: list[str] = field(default_factory=list)
+    extra_count: int = 0
+    extra_keys: list[str] = field(default_factory=list)
+    argument_mismatches: list[ArgumentMismatch] = field(default_factory=list)
+    plural_gaps: list[PluralGap] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LocaleSummary:
+    code: str
+    language: str
+    region: str | None
+    message_count: int
+    script: str | None
+    """The script the locale is written in (its own subtag, or CLDR's likely script)."""
+    display_name: str | None
+    coverage: float | None
+
+
+def check_locales(translator: Translator, codes: list[str] | None = None, limit: int = 100) -> tuple[str | None, list[LocaleReport]]:
+    """(reference bundle code or None, a report per locale); lists are cut to `limit` entries each."""
+    reference = translator.find_bundle(translator.default_locale)
+    bundles = translator.bundles
+    reports = []
+    for code in codes if codes is not None else sorted(bundles):
+        bundle = bundles.get(code)
+        reports.append(_report(translator, code, bundle, reference, limit))
+    return (reference.code if reference else None), reports
+
+
+def summarize_locales(translator: Translator) -> list[LocaleSummary]:
+    reference = translator.find_bundle(translator.default_locale)
+    summaries = []
+    for code, bundle in sorted(translator.bundles.items()):
+        tag = bundle.tag
+        summaries.append(LocaleSummary(
+            code=code,
+            language=tag.language,
+            region=tag.region,
+            message_count=len(bundle.messages),
+            script=likely_script(tag),
+            display_name=display_name(tag),
+            coverage=_coverage(translator, code, reference)[0] if reference else None,
+        ))
+    return summaries
+
+
+def _report(translator: Translator, code: str, bundle: Bundle | None, reference: Bundle | None, limit: int) -> LocaleReport:
+    messages = bundle.messages if bundle else {}
+    if reference is None:
+        return LocaleReport(code, len(messages), None, plural_gaps=_plural_gaps(bundle, limit))
+    coverage, missing = _coverage(translator, code, reference)
+    extra = sorted(key for key in messages if key not in reference.messages)
+    mismatches = []
+    for key, message in messages.items():
+        expected = reference.messages.get(key)
+        if expected is not None and message.arguments != expected.arguments:
+            mismatches.append(ArgumentMismatch(key, sorted(expected.arguments - message.arguments),
+                                               sorted(message.arguments - expected.arguments)))
+    mismatches.sort(key=lambda m: m.key)
+    return LocaleReport(
+        code, len(messages), coverage,
+        missing_count=len(missing), missing_keys=missing[:limit],
+        extra_count=len(extra), extra_keys=extra[:limit],
+        argument_mismatches=mismatches[:limit],
+        plural_gaps=_plural_gaps(bundle, limit),
+    )
+
+
+def _coverage(translator: Translator, code: str, reference: Bundle) -> tuple[float, list[str]]:
+    own = [translator.bundles[c].messages for c, fallback in translator.chain(code)
+           if not fallback and c in translator.bundles]
+    missing = sorted(key for key in reference.messages if not any(key in messages for messages in own))
+    total = len(reference.messages)
+    return (round(1 - len(missing) / total, 4) if total else 1.0), missing
+
+
+def _plural_gaps(bundle: Bundle | None, limit: int) -> list[PluralGap]:
+    if bundle is None:
+        return []
+    rules = plural_rules(bundle.tag)
+    gaps = []
+    for key in sorted(bundle.messages):
+        for use in bundle.messages[key].plurals:
+            needed = rules.ordinal_categories if use.ordinal else rules.cardinal_categories
+            missing = [c for c in CATEGORIES if c in needed and c not in use.keywords]
+            if missing:
+                gaps.append(PluralGap(key, use.argument, use.ordinal, missing))
+                if len(gaps) >= limit:
+                    return gaps
+    return gaps

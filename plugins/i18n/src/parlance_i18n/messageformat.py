@@ -1,0 +1,291 @@
+"""Compiled messages: ICU MessageFormat parsed once, rendered by closures chosen for the message's shape.
+
+`compile_message(text, rules)` returns a `Message` whose `render(values, limit)`:
+
+- looks variables up by name only: no attribute, index or format-spec access, ever;
+- substitutes each value once: a value that contains `{x}` is printed as is, never re-expanded;
+- renders only JSON scalars (str, int, float, bool) and Decimals; a missing value, `None`, or any
+  other object leaves the argument's own text (`{name}`) in place;
+- never produces more than `limit` characters, and stops building output as soon as it would;
+- never raises.
+
+Three shapes are compiled differently because the hot path matters: plain text (returned as is),
+text with `{name}` arguments only (one loop, no per-part calls), and everything else (a tree of
+closures writing into a bounded sink).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from parlance_i18n.icu_syntax import (
+    Argument,
+    MessageSyntaxError,
+    NumberArgument,
+    Parts,
+    PluralArgument,
+    Pound,
+    SelectArgument,
+    parse,
+)
+from parlance_i18n.plurals import PluralRules, as_number
+
+__all__ = ["Message", "MessageSyntaxError", "PluralUse", "compile_message", "value_text"]
+
+Values = Mapping[str, Any]
+Renderer = Callable[[Values | None, int], str]
+
+_NO_VALUES: Values = {}
+
+
+@dataclass(frozen=True, slots=True)
+class PluralUse:
+    """One plural or selectordinal argument in a message, for the check tool."""
+
+    argument: str
+    ordinal: bool
+    keywords: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A compiled message: its source text, its renderer, and what it refers to."""
+
+    source: str
+    render: Renderer
+    arguments: frozenset[str]
+    plurals: tuple[PluralUse, ...] = ()
+
+
+def compile_message(text: str, rules: PluralRules) -> Message:
+    """Compile `text`; raises `MessageSyntaxError` (with the position) when it is not valid ICU."""
+    if "{" not in text and "}" not in text:  # plain text: only '' needs unescaping
+        return _literal(text.replace("''", "'") if "''" in text else text, text)
+    parts = parse(text)
+    arguments: set[str] = set()
+    plurals: list[PluralUse] = []
+    _collect(parts, arguments, plurals)
+    if all(part.__class__ is str for part in parts):
+        return _literal("".join(parts), text)  # type: ignore[arg-type]
+    if all(part.__class__ is str or part.__class__ is Argument for part in parts):
+        return Message(text, _simple_renderer(parts), frozenset(arguments))
+    return Message(text, _tree_renderer(parts, rules), frozenset(arguments), tuple(plurals))
+
+
+def value_text(value: Any) -> str | None:
+    """How a variable's value prints, or None when it does not (missing, null, or not a scalar)."""
+    kind = value.__class__
+    if kind is str:
+        return value  # type: ignore[no-any-return]
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int or kind is float:
+        try:
+            return str(value)
+        except ValueError:  # an integer with more digits than Python prints
+            return None
+    if kind is Decimal:
+        return str(value)
+    return None
+
+
+# --- plain text and {name}-only messages -------------------------------------------------------------
+
+
+def _literal(text: str, source: str) -> Message:
+    def render(values: Values | None, limit: int) -> str:
+        return text if len(text) <= limit else text[:limit]
+
+    return Message(source, render, frozenset())
+
+
+def _simple_renderer(parts: Parts) -> Renderer:
+    if len(parts) <= 3 and sum(part.__class__ is Argument for part in parts) == 1:
+        return _one_argument_renderer(parts)
+    steps = tuple((part, None, None) if part.__class__ is str else (None, part.name, part.source) for part in parts)  # type: ignore[union-attr]
+
+    def render(values: Values | None, limit: int) -> str:
+        get = (values or _NO_VALUES).get
+        out: list[str] = []
+        size = 0
+        for literal, name, source in steps:
+            if literal is None:
+                value = get(name)
+                piece = value if value.__class__ is str else (value_text(value) or source)
+            else:
+                piece = literal
+            out.append(piece)
+            size += len(piece)
+            if size > limit:
+                return "".join(out)[:limit]
+        return "".join(out)
+
+    return render
+
+
+def _one_argument_renderer(parts: Parts) -> Renderer:
+    index = next(i for i, part in enumerate(parts) if part.__class__ is Argument)
+    before = "".join(parts[:index])  # type: ignore[arg-type]
+    after = "".join(parts[index + 1:])  # type: ignore[arg-type]
+    argument: Argument = parts[index]  # type: ignore[assignment]
+    name, source = argument.name, argument.source
+
+    def render(values: Values | None, limit: int) -> str:
+        value = values.get(name) if values else None
+        piece = value if value.__class__ is str else (value_text(value) or source)
+        if len(piece) > limit:
+            piece = piece[:limit]
+        text = before + piece + after
+        return text if len(text) <= limit else text[:limit]
+
+    return render
+
+
+# --- everything else: closures over a bounded sink ---------------------------------------------------
+
+
+class _Full(Exception):
+    """The output reached its limit; rendering stops and what was written is cut to the limit."""
+
+
+class _Sink:
+    __slots__ = ("parts", "room", "pound")
+
+    def __init__(self, limit: int) -> None:
+        self.parts: list[str] = []
+        self.room = limit
+        self.pound = ""
+
+    def write(self, piece: str) -> None:
+        self.parts.append(piece)
+        self.room -= len(piece)
+        if self.room < 0:
+            raise _Full
+
+
+Emitter = Callable[[Values, _Sink], None]
+Step = str | Emitter
+
+
+def _tree_renderer(parts: Parts, rules: PluralRules) -> Renderer:
+    steps = _compile_parts(parts, rules)
+
+    def render(values: Values | None, limit: int) -> str:
+        sink = _Sink(limit)
+        try:
+            _run(steps, values or _NO_VALUES, sink)
+        except _Full:
+            return "".join(sink.parts)[:limit]
+        return "".join(sink.parts)
+
+    return render
+
+
+def _run(steps: tuple[Step, ...], values: Values, sink: _Sink) -> None:
+    for step in steps:
+        if step.__class__ is str:
+            sink.write(step)  # type: ignore[arg-type]
+        else:
+            step(values, sink)  # type: ignore[operator]
+
+
+def _compile_parts(parts: Parts, rules: PluralRules) -> tuple[Step, ...]:
+    return tuple(part if part.__class__ is str else _compile_node(part, rules) for part in parts)  # type: ignore[misc]
+
+
+def _compile_node(node: Any, rules: PluralRules) -> Emitter:
+    if isinstance(node, Argument):
+        return _argument_emitter(node)
+    if isinstance(node, Pound):
+        return _emit_pound
+    if isinstance(node, NumberArgument):
+        return _number_emitter(node, rules)
+    if isinstance(node, PluralArgument):
+        return _plural_emitter(node, rules)
+    if isinstance(node, SelectArgument):
+        return _select_emitter(node, rules)
+    raise TypeError(f"unknown message node {node!r}")  # unreachable: the parser makes only the above
+
+
+def _argument_emitter(node: Argument) -> Emitter:
+    name, source = node.name, node.source
+
+    def emit(values: Values, sink: _Sink) -> None:
+        value = values.get(name)
+        sink.write(value if value.__class__ is str else (value_text(value) or source))
+
+    return emit
+
+
+def _emit_pound(values: Values, sink: _Sink) -> None:
+    sink.write(sink.pound)
+
+
+def _number_emitter(node: NumberArgument, rules: PluralRules) -> Emitter:
+    name, style, source = node.name, node.style, node.source
+
+    def emit(values: Values, sink: _Sink) -> None:
+        value = values.get(name)
+        number = as_number(value)
+        if number is None:
+            sink.write(value_text(value) or source)
+        else:
+            sink.write(rules.format_number(number, style))
+
+    return emit
+
+
+def _plural_emitter(node: PluralArgument, rules: PluralRules) -> Emitter:
+    name, offset = node.name, node.offset
+    missing = "{" + name + "}"
+    select = rules.ordinal if node.ordinal else rules.cardinal
+    exact = {key: _compile_parts(parts, rules) for key, parts in node.exact.items()}
+    cases = {key: _compile_parts(parts, rules) for key, parts in node.cases.items()}
+    other = cases["other"]
+
+    def emit(values: Values, sink: _Sink) -> None:
+        value = values.get(name)
+        number = as_number(value)
+        if number is None:  # not a number: the `other` branch, with the value (or the token) for '#'
+            branch, shown = other, value_text(value) or missing
+        else:
+            branch = exact.get(number) if exact else None  # type: ignore[call-overload]
+            shifted = number - offset if offset else number
+            if branch is None:
+                branch = cases.get(select(shifted), other)
+            shown = rules.format_number(shifted)
+        outer, sink.pound = sink.pound, shown
+        _run(branch, values, sink)
+        sink.pound = outer
+
+    return emit
+
+
+def _select_emitter(node: SelectArgument, rules: PluralRules) -> Emitter:
+    name = node.name
+    cases = {key: _compile_parts(parts, rules) for key, parts in node.cases.items()}
+    other = cases["other"]
+
+    def emit(values: Values, sink: _Sink) -> None:
+        key = value_text(values.get(name))
+        _run(cases.get(key, other) if key is not None else other, values, sink)
+
+    return emit
+
+
+def _collect(parts: Parts, arguments: set[str], plurals: list[PluralUse]) -> None:
+    for part in parts:
+        if isinstance(part, (Argument, NumberArgument)):
+            arguments.add(part.name)
+        elif isinstance(part, PluralArgument):
+            arguments.add(part.name)
+            plurals.append(PluralUse(part.name, part.ordinal, frozenset(part.cases)))
+            for branch in (*part.exact.values(), *part.cases.values()):
+                _collect(branch, arguments, plurals)
+        elif isinstance(part, SelectArgument):
+            arguments.add(part.name)
+            for branch in part.cases.values():
+                _collect(branch, arguments, plurals)

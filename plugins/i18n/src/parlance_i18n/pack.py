@@ -1,0 +1,55 @@
+"""The i18n pack's hook implementations: settings, tools, resources, and the startup catalog.
+
+Nothing but wiring: the tools live in `tools.py`, the domain in the other modules.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from parlance import hookimpl
+
+from parlance_i18n import tools
+from parlance_i18n.catalog import Catalog
+from parlance_i18n.settings import I18nSettings
+
+PARLANCE_HOST_API = "1.0"
+
+
+@hookimpl
+def parlance_declare_settings() -> type[I18nSettings]:
+    return I18nSettings
+
+
+@hookimpl
+def parlance_register_tools(register: Callable[..., Any]) -> None:
+    register(tools.translate, name="i18n_translate", title="Translate a message key",
+             read_only=True, idempotent=True, destructive=False, open_world=False,
+             on_invalid_arguments=tools.on_invalid_translate)
+    register(tools.add_messages, name="i18n_add_messages", title="Add a message bundle",
+             read_only=False, idempotent=True, destructive=True, open_world=False,
+             on_invalid_arguments=tools.on_invalid_add_messages)
+    register(tools.list_locales, name="i18n_list_locales", title="List locales with bundles",
+             read_only=True, idempotent=True, destructive=False, open_world=False)
+    register(tools.check, name="i18n_check", title="Check bundles against the default locale",
+             read_only=True, idempotent=True, destructive=False, open_world=False)
+
+
+@hookimpl
+def parlance_register_resources(register: Callable[..., Any]) -> None:
+    register(tools.read_locales, uri="i18n://locales", name="i18n_locales", title="Locales with bundles")
+    register(tools.read_bundle, uri="i18n://bundles/{locale}", name="i18n_bundle",
+             title="A locale's message bundle (keys and ICU sources)")
+
+
+@hookimpl
+def parlance_lifespan(settings: I18nSettings | None) -> contextlib.AbstractAsyncContextManager[Catalog]:
+    return _catalog(settings or I18nSettings())
+
+
+@contextlib.asynccontextmanager
+async def _catalog(settings: I18nSettings) -> AsyncIterator[Catalog]:
+    # Loaded once per server; every session reads it and layers its own bundles on top.
+    yield Catalog.from_settings(settings)

@@ -1,0 +1,121 @@
+"""CLDR plural rules and number formatting for one locale, ready for the renderer's hot path.
+
+Babel supplies the rules (cardinal for `plural`, ordinal for `selectordinal`) and the number
+formats. Categories of small non-negative integers are tabulated once per locale, so the common
+`{count, plural, ...}` costs a tuple index rather than a rule evaluation. Nothing here raises on a
+value: anything that is not a finite number selects `other` and prints as given.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from babel import Locale
+from babel.numbers import format_decimal, format_percent
+
+from parlance_i18n.locales import LocaleTag, babel_locale
+
+__all__ = ["CATEGORIES", "Number", "PluralRules", "as_number", "plural_rules"]
+
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+"""CLDR plural categories, in CLDR's order."""
+
+Number = int | float | Decimal
+
+_TABLE_SIZE = 200
+_NUMERIC_TEXT = re.compile(r"-?[0-9]{1,30}(?:\.[0-9]{1,30})?")
+
+
+def as_number(value: Any) -> Number | None:
+    """The number a plural or number argument stands for, or None when it is not one.
+
+    Strings count when they spell a plain decimal ("3", "1.50"); they become Decimals so that
+    visible fraction digits matter as CLDR says (English "1.0" is `other`). Booleans, NaN and
+    infinities are not numbers here.
+    """
+    kind = value.__class__
+    if kind is int:
+        return value  # type: ignore[no-any-return]
+    if kind is float:
+        return value if math.isfinite(value) else None  # type: ignore[no-any-return]
+    if kind is str and _NUMERIC_TEXT.fullmatch(value):
+        return int(value) if "." not in value else Decimal(value)
+    if kind is Decimal and value.is_finite():
+        return value  # type: ignore[no-any-return]
+    return None
+
+
+class PluralRules:
+    """Plural selection and number formatting for one locale (None: CLDR knows only `other`)."""
+
+    def __init__(self, locale: Locale | None) -> None:
+        self.locale = locale
+        self.cardinal_categories = frozenset(locale.plural_form.tags | {"other"}) if locale else frozenset({"other"})
+        self.ordinal_categories = frozenset(locale.ordinal_form.tags | {"other"}) if locale else frozenset({"other"})
+        self._cardinal_rule = locale.plural_form if locale else None
+        self._ordinal_rule = locale.ordinal_form if locale else None
+        self._cardinal_table = self._tabulate(self._cardinal_rule)
+        self._ordinal_table = self._tabulate(self._ordinal_rule)
+
+    @staticmethod
+    def _tabulate(rule: Any) -> tuple[str, ...]:
+        if rule is None:
+            return ("other",) * _TABLE_SIZE
+        return tuple(rule(n) for n in range(_TABLE_SIZE))
+
+    def cardinal(self, n: Number) -> str:
+        """The CLDR cardinal category of `n` ("one", "few", ...)."""
+        if n.__class__ is int and 0 <= n < _TABLE_SIZE:  # type: ignore[operator]
+            return self._cardinal_table[n]  # type: ignore[index]
+        return self._select(self._cardinal_rule, n)
+
+    def ordinal(self, n: Number) -> str:
+        """The CLDR ordinal category of `n` ("one" for 1st, "two" for 2nd in English, ...)."""
+        if n.__class__ is int and 0 <= n < _TABLE_SIZE:  # type: ignore[operator]
+            return self._ordinal_table[n]  # type: ignore[index]
+        return self._select(self._ordinal_rule, n)
+
+    @staticmethod
+    def _select(rule: Any, n: Number) -> str:
+        if rule is None:
+            return "other"
+        try:
+            return str(rule(n))
+        except (ArithmeticError, ValueError, TypeError):  # a number beyond what the rule's operands handle
+            return "other"
+
+    def format_number(self, n: Number, style: str | None = None) -> str:
+        """`n` in this locale's decimal format (`integer` rounds, `percent` scales by 100)."""
+        if style is None and n.__class__ is int and 0 <= n < 1000:  # type: ignore[operator]
+            return str(n)  # no grouping or sign to localise, and by far the common case
+        if self.locale is None:
+            return _plain(n)
+        try:
+            if style == "percent":
+                return str(format_percent(n, locale=self.locale))
+            if style == "integer":
+                return str(format_decimal(n, format="#,##0", locale=self.locale))
+            if n.__class__ is Decimal and n.as_tuple().exponent < 0:  # type: ignore[union-attr, operator]
+                # keep the digits the value spells ("1.50" stays 1.50): they decide the plural category too
+                digits = -n.as_tuple().exponent  # type: ignore[union-attr, operator]
+                return str(format_decimal(n, format="#,##0." + "0" * min(digits, 30), locale=self.locale))
+            return str(format_decimal(n, locale=self.locale, decimal_quantization=False))
+        except (ArithmeticError, ValueError, TypeError, InvalidOperation):
+            return _plain(n)
+
+
+def _plain(n: Number) -> str:
+    try:
+        return str(n)
+    except ValueError:  # an integer with more digits than Python prints: say roughly how big it is
+        return f"{Decimal(n):.6e}"
+
+
+@functools.lru_cache(maxsize=256)
+def plural_rules(tag: LocaleTag) -> PluralRules:
+    """Plural rules for `tag`, shared by every message of that locale."""
+    return PluralRules(babel_locale(tag))

@@ -1,0 +1,72 @@
+"""`[packs.i18n]` in parlance.toml.
+
+    [packs.i18n]
+    default_locale = "en"                                  # used when a call names no locale, and last in every chain
+    fallbacks = {"pt-BR" = ["pt-PT"], default = ["en"]}    # extra lookup steps; `default` ends every chain
+    bundle_dirs = ["locales"]                              # <locale>.json / <locale>.po loaded at startup
+    max_output_chars = 10000                               # a rendered message is cut at this length
+    max_message_chars = 10000                              # a longer message (or key) is rejected
+    max_messages = 100000                                  # per bundle
+
+Locale codes are validated here, so a typo fails at startup with the key that holds it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from parlance_i18n.bundles import Limits
+from parlance_i18n.errors import InvalidLocale
+from parlance_i18n.locales import LocaleTag, parse_locale
+
+__all__ = ["I18nSettings"]
+
+
+class I18nSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    default_locale: str = Field("en", description="Locale used when a call names none, and the last fallback.")
+    fallbacks: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description='Extra lookup steps per locale, e.g. {"pt-BR": ["pt-PT"]}; the key "default" ends every chain.',
+    )
+    bundle_dirs: list[Path] = Field(default_factory=list, description="Directories of <locale>.json / <locale>.po files.")
+    max_output_chars: int = Field(10_000, ge=16, le=10_000_000, description="Rendered messages are cut at this length.")
+    max_message_chars: int = Field(10_000, ge=16, le=1_000_000, description="Longest accepted message.")
+    max_messages: int = Field(100_000, ge=1, le=10_000_000, description="Most messages in one bundle.")
+
+    @field_validator("default_locale")
+    @classmethod
+    def _canonical_default(cls, value: str) -> str:
+        return _canonical(value, "default_locale")
+
+    @field_validator("fallbacks")
+    @classmethod
+    def _canonical_fallbacks(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        return {
+            (key if key == "default" else _canonical(key, f"fallbacks key {key!r}")): [
+                _canonical(target, f"fallbacks[{key!r}]") for target in targets
+            ]
+            for key, targets in value.items()
+        }
+
+    @property
+    def default_tag(self) -> LocaleTag:
+        return parse_locale(self.default_locale)
+
+    @property
+    def fallback_tags(self) -> dict[str, list[LocaleTag]]:
+        return {key: [parse_locale(t) for t in targets] for key, targets in self.fallbacks.items()}
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(self.max_message_chars, self.max_messages, self.max_output_chars)
+
+
+def _canonical(code: str, where: str) -> str:
+    try:
+        return parse_locale(code).code
+    except InvalidLocale as exc:
+        raise ValueError(f"{where}: {exc.message}") from None

@@ -1,0 +1,208 @@
+"""The pack's MCP surface: tool and resource handlers, their models, and the error mapping.
+
+Handlers are thin: they fetch the session's `Translator`, call the domain, and turn `I18nError`s
+into `ToolError`s with the same code. Argument problems pydantic finds in `locale` become
+INVALID_LOCALE and those in `messages` INVALID_MESSAGES, as the seed specifies.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from parlance import ArgumentProblem, ToolContext, ToolError
+from pydantic import BaseModel, Field
+
+from parlance_i18n.catalog import Catalog
+from parlance_i18n.checks import LocaleReport, LocaleSummary, check_locales, summarize_locales
+from parlance_i18n.errors import I18nError, NoBundlesLoaded
+from parlance_i18n.locales import parse_locale
+from parlance_i18n.translator import Translator
+
+__all__ = [
+    "add_messages",
+    "check",
+    "list_locales",
+    "on_invalid_add_messages",
+    "on_invalid_translate",
+    "read_bundle",
+    "read_locales",
+    "translate",
+]
+
+PROGRESS_THRESHOLD = 1000
+"""Bundles larger than this report progress while they compile (one notification per step)."""
+PROGRESS_STEP = 1000
+
+Scalar = str | int | float | bool | None
+
+
+# --- models --------------------------------------------------------------------------------------------
+
+
+class TranslateInput(BaseModel):
+    key: str = Field(min_length=1, description="Message key, e.g. 'greeting.hello'.")
+    locale: str | None = Field(
+        None, description="Target locale: 'es-MX', 'es_MX', 'zh-Hant-TW'. Default: the configured default locale."
+    )
+    variables: dict[str, Scalar] | None = Field(
+        None, description="Values for the message's arguments, e.g. {\"name\": \"World\", \"count\": 3}."
+    )
+
+
+class TranslateOutput(BaseModel):
+    translation: str = Field(description="The rendered message, or the raw key when nothing matched.")
+    locale: str = Field(description="The locale of the bundle that matched (canonical BCP 47).")
+    fallback: bool = Field(description="True when the default locale, another language, or the raw key was used.")
+
+
+class AddMessagesInput(BaseModel):
+    locale: str = Field(description="Locale of the bundle: 'de', 'pt_BR', 'zh-Hant-TW'.")
+    messages: dict[str, Any] = Field(
+        description="Message key -> ICU MessageFormat string; nested objects are flattened with dots."
+    )
+    merge: bool = Field(False, description="Add to this session's bundle for the locale instead of replacing it.")
+
+
+class AddMessagesOutput(BaseModel):
+    locale: str = Field(description="The bundle's canonical locale code.")
+    message_count: int = Field(description="Messages in the bundle now.")
+    status: Literal["success"] = "success"
+
+
+class NoInput(BaseModel):
+    pass
+
+
+class ListLocalesOutput(BaseModel):
+    locales: list[LocaleSummary]
+    default_locale: str
+    total: int
+
+
+class CheckInput(BaseModel):
+    locale: str | None = Field(None, description="Check only this locale (default: every loaded locale).")
+    limit: int = Field(100, ge=1, le=10_000, description="Most keys listed per kind of finding.")
+
+
+class CheckOutput(BaseModel):
+    default_locale: str
+    reference_locale: str | None = Field(description="The bundle checked against (None when the default locale has none).")
+    locales: list[LocaleReport]
+
+
+# --- tools ---------------------------------------------------------------------------------------------
+
+
+async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput:
+    """Translate a message key into a locale, with fallback (exact, language, default locale, raw key)
+    and ICU MessageFormat arguments: {name}, plural, select, selectordinal, number."""
+    with _domain_errors():
+        found = session_translator(ctx).translate(args.key, args.locale, args.variables)
+    return TranslateOutput(translation=found.translation, locale=found.locale, fallback=found.fallback)
+
+
+async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesOutput:
+    """Register a locale's messages for this session, replacing its bundle (or merging with merge: true).
+    Values are ICU MessageFormat strings; nested objects are flattened with dots."""
+    translator = session_translator(ctx)
+    with _domain_errors():
+        builder = translator.builder(args.locale, args.messages)
+        if builder.total > PROGRESS_THRESHOLD:
+            for done in builder.steps(PROGRESS_STEP):
+                await ctx.report_progress(done, builder.total, f"compiled {done} of {builder.total} messages")
+        bundle = translator.install(builder.build(), merge=args.merge)
+    return AddMessagesOutput(locale=bundle.code, message_count=len(bundle.messages))
+
+
+async def list_locales(args: NoInput, ctx: ToolContext) -> ListLocalesOutput:
+    """List the locales with message bundles in this session, with counts, scripts and coverage."""
+    return _locales_listing(session_translator(ctx))
+
+
+async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
+    """Check bundles against the default locale: coverage, missing and extra keys, argument
+    mismatches, and plural arguments missing CLDR categories the locale needs."""
+    translator = session_translator(ctx)
+    with _domain_errors():
+        codes = [parse_locale(args.locale).code] if args.locale is not None else None
+        if not translator.bundles:
+            raise NoBundlesLoaded("no message bundles are loaded, so there is nothing to check")
+    reference, reports = check_locales(translator, codes, args.limit)
+    return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference, locales=reports)
+
+
+# --- resources -----------------------------------------------------------------------------------------
+
+
+async def read_locales(ctx: ToolContext) -> dict[str, Any]:
+    """i18n://locales: what i18n_list_locales returns."""
+    return _locales_listing(session_translator(ctx)).model_dump(mode="json")
+
+
+async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
+    """i18n://bundles/{locale}: a bundle's message sources; None (not found) for an unknown locale."""
+    try:
+        code = parse_locale(locale).code
+    except I18nError:
+        return None
+    bundle = session_translator(ctx).bundles.get(code)
+    if bundle is None:
+        return None
+    return {
+        "locale": code,
+        "message_count": len(bundle.messages),
+        "messages": {key: message.source for key, message in sorted(bundle.messages.items())},
+    }
+
+
+# --- argument problems ---------------------------------------------------------------------------------
+
+
+def on_invalid_translate(problems: list[ArgumentProblem]) -> ToolError | None:
+    for problem in problems:
+        if problem.field == "locale":
+            return ToolError("INVALID_LOCALE", f"locale: {problem.message}; use a code such as 'en-US'")
+    return None
+
+
+def on_invalid_add_messages(problems: list[ArgumentProblem]) -> ToolError | None:
+    for problem in problems:
+        top = problem.field.split(".", 1)[0]
+        if top == "locale":
+            return ToolError("INVALID_LOCALE", f"locale: {problem.message}; use a code such as 'de' or 'pt_BR'")
+        if top == "messages":
+            return ToolError(
+                "INVALID_MESSAGES",
+                f"messages: {problem.message}; pass an object mapping message keys to strings",
+                {"field": problem.field},
+            )
+    return None
+
+
+# --- helpers -------------------------------------------------------------------------------------------
+
+
+def session_translator(ctx: ToolContext) -> Translator:
+    """This session's translator, created over the shared catalog on first use."""
+    translator = ctx.session_state.get("translator")
+    if translator is None:
+        catalog: Catalog = ctx.state
+        translator = ctx.session_state["translator"] = Translator(catalog)
+    return translator  # type: ignore[no-any-return]
+
+
+def _locales_listing(translator: Translator) -> ListLocalesOutput:
+    summaries = summarize_locales(translator)
+    return ListLocalesOutput(locales=summaries, default_locale=translator.default_locale.code, total=len(summaries))
+
+
+class _domain_errors:
+    """`with _domain_errors():` turns the pack's domain errors into tool errors with the same code."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
+        if isinstance(exc, I18nError):
+            raise ToolError(exc.code, exc.message, exc.data) from None
+        return False

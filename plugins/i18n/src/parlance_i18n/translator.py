@@ -1,0 +1,95 @@
+"""The per-session translator: the catalog's bundles with the session's own bundles on top.
+
+One `Translator` lives in each MCP session (`ctx.session_state`), as the seed describes. Bundles a
+client adds replace (or, with merge, extend) that locale for this session only; the shared catalog
+is never modified. `translate` is the domain function behind `i18n_translate` and the benchmark.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from parlance_i18n.bundles import Bundle, BundleBuilder
+from parlance_i18n.catalog import Catalog
+from parlance_i18n.errors import NoBundlesLoaded
+from parlance_i18n.fallback import Chain
+from parlance_i18n.locales import LocaleTag, parse_locale
+from parlance_i18n.messageformat import Message
+
+__all__ = ["Translation", "Translator"]
+
+
+class Translation(NamedTuple):
+    """`translation` is the rendered text; `locale` the bundle that matched (the requested locale
+    when only the raw key was left); `fallback` is True for the default chain, another language, or
+    the raw key."""
+
+    translation: str
+    locale: str
+    fallback: bool
+
+
+class Translator:
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self._bundles: dict[str, Bundle] = dict(catalog.bundles)
+        # What the hot path reads: code -> messages, for the catalog and this session together.
+        self._view: dict[str, Mapping[str, Message]] = {code: b.messages for code, b in self._bundles.items()}
+        self._resolve = catalog.resolver.resolve
+        self._limit = catalog.limits.max_output_chars
+
+    @property
+    def default_locale(self) -> LocaleTag:
+        return self.catalog.default_locale
+
+    @property
+    def bundles(self) -> Mapping[str, Bundle]:
+        """The bundles this session sees, by canonical code."""
+        return self._bundles
+
+    def translate(self, key: str, locale: str | None = None, variables: Mapping[str, Any] | None = None) -> Translation:
+        """Render `key` for `locale` (the default locale when None) along its fallback chain.
+
+        Raises InvalidLocale for an unparsable locale and NoBundlesLoaded when there is no bundle at all.
+        """
+        requested, chain = self._resolve(locale)
+        view = self._view
+        if not view:
+            raise NoBundlesLoaded(
+                "no message bundles are loaded: add one with i18n_add_messages, "
+                "or configure [packs.i18n] bundle_dirs in parlance.toml"
+            )
+        for code, fallback in chain:
+            messages = view.get(code)
+            if messages is not None:
+                message = messages.get(key)
+                if message is not None:
+                    return Translation(message.render(variables, self._limit), code, fallback)
+        return Translation(key[: self._limit], requested.code, True)
+
+    def chain(self, locale: str | None = None) -> Chain:
+        return self._resolve(locale)[1]
+
+    def builder(self, locale: str, messages: object) -> BundleBuilder:
+        """A builder for `messages` in `locale` (raises InvalidLocale / InvalidMessages early)."""
+        return BundleBuilder(parse_locale(locale), messages, self.catalog.limits)
+
+    def install(self, bundle: Bundle, *, merge: bool = False) -> Bundle:
+        """Make `bundle` this session's bundle for its locale, or merge it into the current one."""
+        current = self._bundles.get(bundle.code)
+        installed = current.merged_with(bundle) if merge and current else bundle
+        self._bundles[installed.code] = installed
+        self._view[installed.code] = installed.messages
+        return installed
+
+    def add_messages(self, locale: str, messages: object, *, merge: bool = False) -> Bundle:
+        """Validate, compile and install in one step (the tool does the same with progress)."""
+        return self.install(self.builder(locale, messages).build(), merge=merge)
+
+    def find_bundle(self, tag: LocaleTag) -> Bundle | None:
+        """The first bundle on `tag`'s own chain (no default-locale steps), e.g. `en` for `en-US`."""
+        for code, fallback in self._resolve(tag.code)[1]:
+            if code in self._bundles and not fallback:
+                return self._bundles[code]
+        return None
