@@ -156,6 +156,8 @@ _PHRASES = {
     "string_type": "must be a string",
     "bool_type": "must be true or false",
     "extra_forbidden": "is not an argument of this tool",
+    # JSON allows "\ud800"; pydantic refuses such text, which could not be sent as UTF-8 anyway.
+    "string_unicode": "must be valid Unicode text (it contains a lone surrogate)",
 }
 
 
