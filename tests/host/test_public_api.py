@@ -24,10 +24,10 @@ def test_hooks_are_frozen_and_documented() -> None:
     hooks = {name: inspect.signature(fn) for name, fn in vars(PackSpec).items() if name.startswith("parlance_")}
     assert {name: list(sig.parameters)[1:] for name, sig in hooks.items()} == {
         "parlance_declare_settings": [],
-        "parlance_register_tools": ["register", "settings"],
-        "parlance_register_prompts": ["register", "settings"],
-        "parlance_register_resources": ["register", "settings"],
-        "parlance_lifespan": ["settings"],
+        "parlance_register_tools": ["register", "settings", "language_packs"],
+        "parlance_register_prompts": ["register", "settings", "language_packs"],
+        "parlance_register_resources": ["register", "settings", "language_packs"],
+        "parlance_lifespan": ["settings", "language_packs"],
         "parlance_register_commands": ["register"],
     }
     assert all(inspect.getdoc(getattr(PackSpec, name)) for name in hooks)
@@ -35,8 +35,8 @@ def test_hooks_are_frozen_and_documented() -> None:
 
 def test_tool_context_surface() -> None:
     public = {name for name in dir(ToolContext) if not name.startswith("_")}
-    public |= {"pack", "name", "settings", "state", "session_state", "logger"}  # instance attributes
-    assert public == {"pack", "name", "settings", "state", "session_state", "logger", "protocol_version",
+    public |= {"pack", "name", "settings", "state", "session_state", "logger", "language_packs"}  # instance attributes
+    assert public == {"pack", "name", "settings", "state", "session_state", "logger", "language_packs", "protocol_version",
                       "client", "can_sample", "report_progress", "sample"}
 
 

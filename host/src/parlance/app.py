@@ -72,7 +72,8 @@ class Host:
             for record in self.packs.loaded():
                 hook = self.packs.hook_for(record, "parlance_lifespan")
                 try:
-                    managers = [m for m in hook(settings=record.settings) if m is not None]
+                    view = self.packs.language_packs.view(record.name)
+                    managers = [m for m in hook(settings=record.settings, language_packs=view) if m is not None]
                     self._states[record.name] = await stack.enter_async_context(managers[0]) if managers else None
                 except Exception as exc:
                     logger.error("pack.lifespan_failed", extra={"pack": record.name}, exc_info=True)
@@ -162,6 +163,7 @@ class Host:
             settings=record.settings,
             state=self._states.get(pack),
             session_state=self.session_state(session, pack),
+            language_packs=self.packs.language_packs.view(pack),
             backend=backend,
         )
 

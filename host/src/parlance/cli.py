@@ -24,7 +24,7 @@ from parlance.types import ClientInfo, Command, Sampled, SamplingMessage
 
 __all__ = ["main"]
 
-BUILTINS = ("serve", "packs", "tools", "call", "config", "client-config")
+BUILTINS = ("serve", "packs", "tools", "call", "config", "client-config", "language-packs")
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 
 
@@ -97,6 +97,10 @@ def _build_parser(commands: list[Command]) -> argparse.ArgumentParser:
     config = add("config", "Check the configuration, or show the effective one with secrets masked.", _config)
     config.add_argument("action", choices=["check", "show"])
     config.add_argument("--json", action="store_true", help="machine-readable output")
+
+    lang = add("language-packs", "List language packs: where they were found, their state and what they override.",
+               _language_packs)
+    lang.add_argument("--json", action="store_true", help="machine-readable output")
 
     client = add("client-config", "Print the snippet that connects an MCP client to Parlance.", _client_config)
     client.add_argument("client", choices=["claude", "cursor", "vscode"])
@@ -263,6 +267,27 @@ def _call(args: argparse.Namespace, config: Config) -> int:
     else:
         _print_json(outcome.structured)
     return EXIT_TOOL_ERROR if outcome.is_error else EXIT_OK
+
+
+def _language_packs(args: argparse.Namespace, config: Config) -> int:
+    from parlance.packs import load_packs
+
+    with contextlib.redirect_stdout(sys.stderr):  # compat is judged against the enabled packs' versions
+        found = load_packs(config).language_packs.packs
+    rows = [lp.as_dict() for lp in found]
+    if args.json:
+        _print_json(rows)
+        return EXIT_OK
+    if not rows:
+        print("No language packs found (search path: [language_packs] paths, ./language_packs, the user data dir).")
+    for row in rows:
+        print(f"{row['name']:<12} {row['state']:<13} {row['version'] or '-':<8} {', '.join(row['languages'])}  {row['path']}")
+        if row["error"]:
+            print(f"{'':<13}{row['error']}")
+        elif row["overrides"]:
+            print(f"{'':<13}{len(row['overrides'])} file(s): {', '.join(row['overrides'][:4])}"
+                  + (" ..." if len(row["overrides"]) > 4 else ""))
+    return EXIT_OK
 
 
 def _config(args: argparse.Namespace, config: Config) -> int:

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from parlance.language_packs import LanguagePacks
 from parlance.types import ClientInfo, Sampled, SamplingMessage
 
 __all__ = ["ContextBackend", "ToolContext"]
@@ -53,6 +54,7 @@ class ToolContext:
         session_state: a dict private to this pack and this MCP session (one stdio connection),
             kept across calls: the place for per-session data such as bundles a client added.
         logger: a stderr logger for this pack. Never log tool arguments or results.
+        language_packs: the language packs this pack may use (`for_language(tag)`, `resolve(path, tag)`).
     """
 
     def __init__(
@@ -64,6 +66,7 @@ class ToolContext:
         state: Any,
         session_state: dict[str, Any],
         backend: ContextBackend,
+        language_packs: LanguagePacks | None = None,
     ) -> None:
         self.pack = pack
         self.name = name
@@ -71,6 +74,7 @@ class ToolContext:
         self.state = state
         self.session_state = session_state
         self.logger = logging.getLogger(f"parlance.packs.{pack}")
+        self.language_packs = language_packs if language_packs is not None else LanguagePacks(pack, [])
         self._backend = backend
 
     @property

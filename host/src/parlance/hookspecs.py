@@ -7,7 +7,9 @@ arguments it wants), and removals wait for a major version of the host API.
 
 Packs state the host API they were written against with a module attribute
 `PARLANCE_HOST_API = "1.0"`; a different major, or a newer minor than the host provides, makes the
-pack "incompatible": it is skipped and reported, never imported into a crash.
+pack "incompatible": it is skipped and reported, never imported into a crash. A pack whose prompt
+templates or word lists language packs may override states their major version with
+`PARLANCE_LANGUAGE_PACK_VERSION = "1"` (language packs declare `[compat] <pack> = "1"`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 import pluggy
 from pydantic import BaseModel
 
+from parlance.language_packs import LanguagePacks
 from parlance.types import RegisterCommand, RegisterPrompt, RegisterResource, RegisterTool
 
 PROJECT = "parlance"
@@ -44,7 +47,7 @@ class PackSpec:
     # --- registration: what the pack offers over MCP ------------------------------------------------
 
     @hookspec
-    def parlance_register_tools(self, register: RegisterTool, settings: Any) -> None:
+    def parlance_register_tools(self, register: RegisterTool, settings: Any, language_packs: LanguagePacks) -> None:
         """Register tools by calling `register(handler, name=..., ...)` once per tool.
 
         `handler` is `async def handler(args: InModel, ctx: ToolContext) -> OutModel` (or
@@ -53,12 +56,13 @@ class PackSpec:
         """
 
     @hookspec
-    def parlance_register_prompts(self, register: RegisterPrompt, settings: Any) -> None:
+    def parlance_register_prompts(self, register: RegisterPrompt, settings: Any, language_packs: LanguagePacks) -> None:
         """Register MCP prompts: `register(handler, name=..., ...)` with
         `async def handler(args: ArgsModel, ctx) -> str | list[PromptMessage]`."""
 
     @hookspec
-    def parlance_register_resources(self, register: RegisterResource, settings: Any) -> None:
+    def parlance_register_resources(self, register: RegisterResource, settings: Any,
+                                    language_packs: LanguagePacks) -> None:
         """Register MCP resources: `register(handler, uri=..., name=...)` with
         `async def handler(ctx, **uri_params) -> str | bytes | dict | list | None`. A `uri` that
         contains `{name}` placeholders is a resource template; returning None means "not found"."""
@@ -66,9 +70,13 @@ class PackSpec:
     # --- lifecycle ---------------------------------------------------------------------------------
 
     @hookspec
-    def parlance_lifespan(self, settings: Any) -> AbstractAsyncContextManager[Any] | None:
+    def parlance_lifespan(self, settings: Any, language_packs: LanguagePacks) -> AbstractAsyncContextManager[Any] | None:
         """Return an async context manager entered when the server starts and exited when it stops
-        (e.g. one HTTP client for the server's life). What it yields is `ctx.state` in tools."""
+        (e.g. one HTTP client for the server's life). What it yields is `ctx.state` in tools.
+
+        `language_packs` (also on every registration hook and as `ctx.language_packs`) lists the
+        language packs usable by this pack: loaded, and written for its `PARLANCE_LANGUAGE_PACK_VERSION`.
+        """
 
     # --- command line ------------------------------------------------------------------------------
 

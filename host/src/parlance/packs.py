@@ -21,6 +21,7 @@ from parlance import HOST_API
 from parlance.config import HOST_KEYS_IN_PACK_TABLE, Config, resolve_env
 from parlance.errors import ConfigError, PackError, ToolNameCollision
 from parlance.hookspecs import PROJECT, PackSpec
+from parlance.language_packs import LanguagePackSet, discover_language_packs
 from parlance.registry import Registry, Staging
 
 __all__ = ["PACKS_GROUP", "PackRecord", "PackSet", "discover", "load_packs"]
@@ -63,6 +64,7 @@ class PackSet:
     records: list[PackRecord]
     manager: pluggy.PluginManager
     registry: Registry
+    language_packs: LanguagePackSet = field(default_factory=lambda: LanguagePackSet([]))
 
     def loaded(self) -> list[PackRecord]:
         return [r for r in self.records if r.state == "loaded"]
@@ -111,6 +113,7 @@ def load_packs(config: Config, *, plugins: dict[str, Any] | None = None, strict:
     env_allow = allow_list()
 
     candidates: dict[str, EntryPoint | Any] = dict(discover()) if plugins is None else dict(plugins)
+    imported: list[PackRecord] = []
     for name in sorted(candidates):
         source = candidates[name]
         record = PackRecord(name=name)
@@ -125,13 +128,24 @@ def load_packs(config: Config, *, plugins: dict[str, Any] | None = None, strict:
         if env_allow is None and not config.is_pack_enabled(name):
             continue
         try:
-            _load_one(record, source, config, manager, registry)
-        except ToolNameCollision:
-            raise
-        except ConfigError as exc:
-            _fail(record, manager, "failed", str(exc), strict)
+            _import_one(record, source)
+            imported.append(record)
         except PackError as exc:
             _fail(record, manager, record.state if record.state == "incompatible" else "failed", str(exc), strict)
+
+    # Language packs are checked against the asset versions of the packs that will use them,
+    # before any pack registers (registration may already read templates or bundles).
+    language_packs = discover_language_packs(config)
+    language_packs.check_compat(
+        {r.name: str(v) for r in imported if (v := getattr(r.plugin, "PARLANCE_LANGUAGE_PACK_VERSION", None))}
+    )
+    for record in imported:
+        try:
+            _register_one(record, config, manager, registry, language_packs)
+        except ToolNameCollision:
+            raise
+        except (ConfigError, PackError) as exc:
+            _fail(record, manager, "failed", str(exc), strict)
 
     wanted = env_allow if env_allow is not None else (config.packs_enabled or [])
     for name in wanted:
@@ -141,32 +155,36 @@ def load_packs(config: Config, *, plugins: dict[str, Any] | None = None, strict:
             logger.warning("pack.missing", extra={"pack": name})
             if strict:
                 raise PackError(message)
-    return PackSet(records=records, manager=manager, registry=registry)
+    return PackSet(records=records, manager=manager, registry=registry, language_packs=language_packs)
 
 
-def _load_one(record: PackRecord, source: Any, config: Config, manager: pluggy.PluginManager,
-              registry: Registry) -> None:
+def _import_one(record: PackRecord, source: Any) -> None:
     try:
         plugin = source.load() if isinstance(source, EntryPoint) else source
     except Exception as exc:  # the pack's own import failed: report, never crash the host
         logger.debug("pack.import_failed", extra={"pack": record.name}, exc_info=True)
         raise PackError(f"import of {record.module or record.name!r} failed: {exc.__class__.__name__}: {exc}") from None
-
     required = str(getattr(plugin, "PARLANCE_HOST_API", HOST_API))
     if not _compatible(required, HOST_API):
         record.state = "incompatible"
         raise PackError(f"pack needs host API {required}, this host provides {HOST_API}")
-
-    manager.register(plugin, name=record.name)
     record.plugin = plugin
+
+
+def _register_one(record: PackRecord, config: Config, manager: pluggy.PluginManager, registry: Registry,
+                  language_packs: LanguagePackSet) -> None:
+    plugin = record.plugin
+    manager.register(plugin, name=record.name)
     staging = Staging(pack=record.name, prefix=config.prefix_for(record.name),
                       disabled_tools=frozenset(config.tools_disabled))
+    view = language_packs.view(record.name)
     try:
         only_this = _only(manager, plugin)
         record.settings = _settings(record.name, only_this, config)
-        only_this("parlance_register_tools")(register=staging.register_tool, settings=record.settings)
-        only_this("parlance_register_prompts")(register=staging.register_prompt, settings=record.settings)
-        only_this("parlance_register_resources")(register=staging.register_resource, settings=record.settings)
+        for hook, register in (("parlance_register_tools", staging.register_tool),
+                               ("parlance_register_prompts", staging.register_prompt),
+                               ("parlance_register_resources", staging.register_resource)):
+            only_this(hook)(register=register, settings=record.settings, language_packs=view)
     except (PackError, ConfigError):
         raise
     except Exception as exc:  # a hook raised: the pack is skipped with the reason
