@@ -16,6 +16,7 @@ closures writing into a bounded sink).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -35,6 +36,9 @@ from parlance_i18n.plurals import PluralRules, as_number
 
 __all__ = ["Message", "MessageSyntaxError", "PluralUse", "compile_message", "value_text"]
 
+_NAMES_ONLY = re.compile(r"(?:[^{}]|\{[\w.\-]+\})*")
+_NAME_TOKEN = re.compile(r"\{([\w.\-]+)\}")
+
 Values = Mapping[str, Any]
 Renderer = Callable[[Values | None, int], str]
 
@@ -50,20 +54,34 @@ class PluralUse:
     keywords: frozenset[str]
 
 
-@dataclass(frozen=True, slots=True)
 class Message:
-    """A compiled message: its source text, its renderer, and what it refers to."""
+    """A compiled message: its source text, its renderer, and what it refers to.
 
-    source: str
-    render: Renderer
-    arguments: frozenset[str]
-    plurals: tuple[PluralUse, ...] = ()
+    A plain slotted class rather than a frozen dataclass: bundles build tens of thousands of these,
+    and a frozen dataclass's `__init__` costs several times more. Treat instances as immutable.
+    """
+
+    __slots__ = ("source", "render", "arguments", "plurals")
+
+    def __init__(self, source: str, render: Renderer, arguments: frozenset[str],
+                 plurals: tuple[PluralUse, ...] = ()) -> None:
+        self.source = source
+        self.render = render
+        self.arguments = arguments
+        self.plurals = plurals
+
+    def __repr__(self) -> str:
+        return f"Message({self.source!r})"
 
 
 def compile_message(text: str, rules: PluralRules) -> Message:
     """Compile `text`; raises `MessageSyntaxError` (with the position) when it is not valid ICU."""
     if "{" not in text and "}" not in text:  # plain text: only '' needs unescaping
         return _literal(text.replace("''", "'") if "''" in text else text, text)
+    if "'" not in text and _NAMES_ONLY.fullmatch(text):  # the common shape, without the full parser
+        pieces = _NAME_TOKEN.split(text)  # text, name, text, name, ..., text
+        parts = tuple(piece if i % 2 == 0 else Argument(piece, "{" + piece + "}") for i, piece in enumerate(pieces) if piece or i % 2)
+        return Message(text, _simple_renderer(parts), frozenset(pieces[1::2]))
     parts = parse(text)
     arguments: set[str] = set()
     plurals: list[PluralUse] = []
@@ -197,20 +215,10 @@ def _compile_parts(parts: Parts, rules: PluralRules) -> tuple[Step, ...]:
 
 
 def _compile_node(node: Any, rules: PluralRules) -> Emitter:
-    if isinstance(node, Argument):
-        return _argument_emitter(node)
-    if isinstance(node, Pound):
-        return _emit_pound
-    if isinstance(node, NumberArgument):
-        return _number_emitter(node, rules)
-    if isinstance(node, PluralArgument):
-        return _plural_emitter(node, rules)
-    if isinstance(node, SelectArgument):
-        return _select_emitter(node, rules)
-    raise TypeError(f"unknown message node {node!r}")  # unreachable: the parser makes only the above
+    return _EMITTERS[node.__class__](node, rules)
 
 
-def _argument_emitter(node: Argument) -> Emitter:
+def _argument_emitter(node: Argument, rules: PluralRules) -> Emitter:
     name, source = node.name, node.source
 
     def emit(values: Values, sink: _Sink) -> None:
@@ -218,6 +226,10 @@ def _argument_emitter(node: Argument) -> Emitter:
         sink.write(value if value.__class__ is str else (value_text(value) or source))
 
     return emit
+
+
+def _pound_emitter(node: Pound, rules: PluralRules) -> Emitter:
+    return _emit_pound
 
 
 def _emit_pound(values: Values, sink: _Sink) -> None:
@@ -274,6 +286,15 @@ def _select_emitter(node: SelectArgument, rules: PluralRules) -> Emitter:
         _run(cases.get(key, other) if key is not None else other, values, sink)
 
     return emit
+
+
+_EMITTERS: dict[type, Callable[[Any, PluralRules], Emitter]] = {
+    Argument: _argument_emitter,
+    Pound: _pound_emitter,
+    NumberArgument: _number_emitter,
+    PluralArgument: _plural_emitter,
+    SelectArgument: _select_emitter,
+}
 
 
 def _collect(parts: Parts, arguments: set[str], plurals: list[PluralUse]) -> None:

@@ -1,0 +1,116 @@
+"""Startup loading: JSON (flat and nested) and PO files from bundle_dirs; bad files are skipped."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from parlance_i18n.catalog import Catalog
+from parlance_i18n.loaders import read_bundle_file
+from parlance_i18n.locales import parse_locale
+from parlance_i18n.po import PoSyntaxError, parse_po
+from parlance_i18n.settings import I18nSettings
+from parlance_i18n.translator import Translator
+
+RU_PO = r'''# Russian translation
+msgid ""
+msgstr ""
+"Language: ru\n"
+"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\n"
+
+#: app.py:10
+msgid "greeting"
+msgstr "Привет, {name}!"
+
+msgctxt "menu"
+msgid "File"
+msgstr "Файл"
+
+#, fuzzy
+msgid "draft"
+msgstr "Черновик"
+
+msgid "untranslated"
+msgstr ""
+
+msgid "files"
+msgid_plural "files"
+msgstr[0] "{count} файл"
+msgstr[1] "{count} файла"
+msgstr[2] "{count} файлов"
+
+msgid "multi"
+msgstr ""
+"line one\n"
+"line \"two\"\t\101"
+
+#~ msgid "old"
+#~ msgstr "старый"
+'''
+
+
+def test_po_files_load_with_context_plurals_and_escapes(tmp_path: Path) -> None:
+    (tmp_path / "ru.po").write_text(RU_PO, encoding="utf-8")
+    tag, messages = read_bundle_file(tmp_path / "ru.po")
+    assert tag.code == "ru"
+    assert set(messages) == {"greeting", "menu.File", "files", "multi"}  # fuzzy, empty and obsolete left out
+    assert messages["multi"] == 'line one\nline "two"\tA'
+    catalog = Catalog(parse_locale("en"))
+    catalog.load_bundle_dir(tmp_path)
+    t = Translator(catalog)
+    assert [t.translate("files", "ru", {"count": n}).translation for n in (1, 3, 5, 21, 11)] == [
+        "1 файл", "3 файла", "5 файлов", "21 файл", "11 файлов"]
+    assert t.translate("menu.File", "ru").translation == "Файл"
+
+
+def test_po_without_plural_forms_uses_the_germanic_default(tmp_path: Path) -> None:
+    (tmp_path / "de.po").write_text('msgid "n"\nmsgid_plural "n"\nmsgstr[0] "# Datei"\nmsgstr[1] "# Dateien"\n')
+    catalog = Catalog(parse_locale("en"))
+    catalog.load_bundle_dir(tmp_path)
+    assert Translator(catalog).translate("n", "de", {"count": 2}).translation == "2 Dateien"
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [('msgid "a"\nmsgstr "b\n', 2), ('msgid "a"\nmsgid "b"\nmsgstr ""\n', 2), ('"orphan"\n', 1),
+     ('msgid "a"\n\nmsgid "b"\nmsgstr "c"\n', 3), ('garbage\n', 1), ('msgid "a" b"\nmsgstr ""\n', 1)],
+)
+def test_po_syntax_errors_name_the_line(text: str, line: int) -> None:
+    with pytest.raises(PoSyntaxError) as caught:
+        parse_po(text)
+    assert caught.value.line == line
+
+
+def test_bundle_dirs_load_json_flat_and_nested_and_skip_bad_files(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    (first / "en.json").write_text(json.dumps({"greeting": {"hello": "Hello"}, "bye": "Bye"}))
+    (first / "es_MX.json").write_text(json.dumps({"greeting.hello": "Qué onda"}))
+    (first / "de.json").write_text("{not json")
+    (first / "fr.json").write_text(json.dumps({"n": 3}))
+    (first / "not-a-locale!.json").write_text("{}")
+    (first / "notes.txt").write_text("ignored")
+    (second / "en.json").write_text(json.dumps({"bye": "Goodbye"}))
+    settings = I18nSettings(bundle_dirs=[first, second, tmp_path / "missing"])
+    with caplog.at_level(logging.WARNING, logger="parlance_i18n"):
+        catalog = Catalog.from_settings(settings)
+    assert sorted(catalog.bundles) == ["en", "es-MX"]
+    t = Translator(catalog)
+    assert t.translate("greeting.hello", "es-MX") == ("Qué onda", "es-MX", False)
+    assert t.translate("bye").translation == "Goodbye"  # later directories win per key
+    assert t.translate("greeting.hello").translation == "Hello"
+    skipped = [r for r in caplog.records if r.msg == "i18n.bundle_file_skipped"]
+    assert sorted(Path(r.path).name for r in skipped) == ["de.json", "fr.json", "not-a-locale!.json"]
+    assert any(r.msg == "i18n.bundle_dir_missing" for r in caplog.records)
+
+
+def test_load_report(tmp_path: Path) -> None:
+    (tmp_path / "ja.json").write_text(json.dumps({"a": "あ"}))
+    (tmp_path / "ko.json").write_text("[]")
+    report = Catalog(parse_locale("en")).load_bundle_dir(tmp_path)
+    assert [(p.name, code, n) for p, code, n in report.loaded] == [("ja.json", "ja", 1)]
+    assert [p.name for p, _ in report.skipped] == ["ko.json"]
