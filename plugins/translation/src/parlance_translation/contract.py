@@ -5,16 +5,17 @@ this package; these models restate it so that every `structuredContent` we emit,
 reply we accept, is checked by the same code. The tests validate what these models produce against
 the contract files with jsonschema, so a drift between the two fails CI.
 
-Every model forbids extra fields (the contract's `additionalProperties: false`) and rejects NaN
-and infinity (not representable in JSON). List caps are the contract's `maxItems`; producers
+Every model forbids extra fields (the contract's `additionalProperties: false`), is strict about
+JSON types (no "42" for 42), and rejects NaN and infinity (not representable in JSON). List caps are the contract's `maxItems`; producers
 truncate to them *before* validation (see `caps.py`), so exceeding a cap is never an error.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 CONTRACT_VERSION = "0.1.0"
 
@@ -48,7 +49,21 @@ NextActionKind = Literal["reply", "clarify", "acknowledge", "set_reminder", "esc
 ToneAxis = Literal["directness", "warmth", "urgency"]
 ProvenanceMode = Literal["local", "cloud", "unknown"]
 
-Offset = Annotated[int, Field(ge=0)]
+def _integral(value: Any) -> Any:
+    # JSON Schema's "integer" admits 3.0; strict pydantic would not. Accept integral floats only.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _exactly_true(value: Any) -> Any:
+    # Literal[True] would also admit 1; the contract's `const: true` does not.
+    if value is not True:
+        raise PydanticCustomError("const_true", "must be the JSON value true (every item quotes the transcript)")
+    return value
+
+
+Offset = Annotated[int, Field(ge=0), BeforeValidator(_integral)]
 Score = Annotated[float, Field(ge=0, le=100)]
 Delta = Annotated[float, Field(ge=-100, le=100)]
 
@@ -56,7 +71,8 @@ Delta = Annotated[float, Field(ge=-100, le=100)]
 class ContractModel(BaseModel):
     """Base for contract objects: closed (no extra keys), JSON-representable numbers only."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    # strict: a reply's "42" is not the number 42, nor 1 the boolean true.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 
 class ModelProvenance(ContractModel):
@@ -176,7 +192,7 @@ class Decision(ContractModel):
 
 class AmbiguousItem(ContractModel):
     text: Annotated[str, Field(min_length=1, max_length=1000)]
-    verbatim: Literal[True]
+    verbatim: Annotated[Literal[True], BeforeValidator(_exactly_true)]
     quoted_span: QuotedSpan
     reason: MeetingAmbiguityReason
 

@@ -168,7 +168,7 @@ def _text_rule(field: str, required: str, too_long: str, limits: str) -> _Rule:
     def rule(problem: ArgumentProblem) -> ToolError | None:
         if problem.field != field:
             return None
-        if problem.kind == "string_too_long":
+        if problem.kind in {"string_too_long", "too_long"}:
             return ToolError(too_long, f"`{field}` is longer than {limits}; split or excerpt it and call again.",
                              {"field": field})
         return ToolError(required, f"`{field}` is required: a string of {limits}.", {"field": field})

@@ -67,7 +67,7 @@ class Template:
         return _PLACEHOLDER.sub(lambda match: values[match.group(1)], self.body)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: resolved lexicons are cached singletons
 class Lexicon:
     name: str
     data: dict[str, Any]

@@ -1,0 +1,177 @@
+"""rewrite_outgoing without a model: ordered lexicon rules per register, preserve_terms shielded.
+
+Before any rule runs, every occurrence of a preserve term is swapped for a private-use placeholder,
+so no rule can touch it; the placeholders are swapped back at the end. A term that occurs in the
+message therefore always survives verbatim, and the server's exact-substring check (done for every
+path, see `replies.finalize`) reports the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from parlance_translation.heuristics.matching import expand, normalise, phrase_pattern
+from parlance_translation.heuristics.text import clip
+from parlance_translation.templates import Lexicon
+
+_SHIELD_OPEN, _SHIELD_CLOSE, _SHIELD_BASE = "\ue000", "\ue001", 0xE100
+_SHIELDED = re.compile(f"{_SHIELD_OPEN}(.){_SHIELD_CLOSE}", re.S)
+_SENTENCE = re.compile(r"[^.?!\n]*(?:[.?!]+|\n|$)")
+_TIMELINE = re.compile(
+    r"(?i)\b(?:by|before|until|on|due)\s+\w+|\b(?:today|tomorrow|tonight|eod|cob|asap|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|next week|this week|q[1-4])\b|\d{1,2}[/.-]\d{1,2}"
+)
+_OWNER_MISSING = re.compile(r"(?i)\b(?:someone|somebody|anyone|we should|needs to be|should be done|it was decided)\b")
+_CHAT_CHANNELS = frozenset({"slack", "github", "linear", "generic"})
+
+
+@dataclass(frozen=True)
+class _Rule:
+    change: str
+    regex: re.Pattern[str]
+    replacements: dict[str, str]  # normalised phrase -> replacement ("" = remove)
+
+
+@lru_cache(maxsize=32)
+def _rules(lexicon: Lexicon, register: str) -> tuple[_Rule, ...]:
+    rules = []
+    for table in lexicon.data[register].get("rules", []):
+        replacements: dict[str, str] = {}
+        for phrase, replacement in table.get("replace", {}).items():
+            for variant in expand(phrase):
+                replacements[normalise(variant)] = replacement
+        for phrase in table.get("remove", []):
+            for variant in expand(phrase):
+                replacements[normalise(variant)] = ""
+        regex = re.compile(phrase_pattern(replacements), re.IGNORECASE)
+        rules.append(_Rule(change=table["change"], regex=regex, replacements=replacements))
+    return tuple(rules)
+
+
+def _shield(text: str, terms: list[str]) -> tuple[str, list[str]]:
+    unique = sorted({term for term in terms if term}, key=len, reverse=True)
+    if not unique:
+        return text, []
+    regex = re.compile("|".join(re.escape(term) for term in unique))
+    index = {term: position for position, term in enumerate(unique)}
+    shielded = regex.sub(lambda m: f"{_SHIELD_OPEN}{chr(_SHIELD_BASE + index[m.group()])}{_SHIELD_CLOSE}", text)
+    return shielded, unique
+
+
+def _unshield(text: str, terms: list[str]) -> str:
+    return _SHIELDED.sub(lambda m: terms[ord(m.group(1)) - _SHIELD_BASE], text)
+
+
+def _keep_case(original: str, replacement: str) -> str:
+    if replacement and original[:1].isupper() and replacement[:1].islower():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+def _apply(rule: _Rule, text: str) -> str:
+    return rule.regex.sub(lambda m: _keep_case(m.group(), rule.replacements.get(normalise(m.group()), m.group())), text)
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"[ \t]{2,}", " ", text)
+    text = re.sub(r"[ \t]+([,.;:?!])", r"\1", text)
+    text = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", text)
+    text = re.sub(r"(^|[.?!]\s+|\n)[,;:]\s*", r"\1", text)
+    text = re.sub(r"^[ \t]+|[ \t]+$", "", text, flags=re.M)
+    # Capitalise sentence starts whose first word is plain lower case (leaves "iPhone" alone).
+    return re.sub(r"(^|[.?!]\s+|\n)([a-z])(?=[a-z]*\b)", lambda m: m.group(1) + m.group(2).upper(), text)
+
+
+def _drop_sentences(text: str, openers: list[str]) -> tuple[str, bool]:
+    starts = tuple(normalise(variant) for phrase in openers for variant in expand(phrase))
+    kept, dropped = [], False
+    for sentence in _SENTENCE.findall(text):
+        if sentence.strip() and normalise(sentence.strip()).startswith(starts):
+            dropped = True
+            continue
+        kept.append(sentence)
+    return "".join(kept), dropped
+
+
+def _starts_with_any(text: str, phrases: list[str]) -> bool:
+    head = normalise(text.strip())
+    return any(head.startswith(normalise(phrase)) for phrase in phrases)
+
+
+def _contains_any(text: str, phrases: list[str]) -> bool:
+    folded = normalise(text)
+    return any(normalise(phrase) in folded for phrase in phrases)
+
+
+def rewrite(
+    text: str, register: str, preserve_terms: list[str], channel: str, lexicon: Lexicon
+) -> dict[str, Any]:
+    """The contract's rewrite_outgoing output, minus the server-computed fields.
+
+    Returns `rewritten` and `diff_summary`; preserved/unpreserved terms are computed by the caller.
+    """
+    table = lexicon.data[register]
+    shielded, terms = _shield(text, preserve_terms)
+    changes: list[str] = []
+    working = shielded
+
+    if table.get("drop_sentences_starting"):
+        working, dropped = _drop_sentences(working, table["drop_sentences_starting"])
+        if dropped:
+            changes.append("Dropped pleasantry sentences")
+    for rule in _rules(lexicon, register):
+        changed = _apply(rule, working)
+        if changed != working:
+            changes.append(rule.change)
+            working = changed
+    working = _tidy(working)
+
+    if register == "clarifying":
+        questions = _clarifying_questions(text, table.get("questions", {}))
+        if questions:
+            working = working.rstrip() + "\n\n" + " ".join(questions)
+            changes.append("Added specific questions about what is missing")
+
+    opener = table.get("opener")
+    if opener and not _starts_with_any(working, table.get("opener_unless", [])):
+        working = f"{opener} {working.lstrip()}"
+        changes.append("Added an opening line")
+    closer = table.get("closer")
+    closer_channels = table.get("closer_channels")
+    if (
+        closer
+        and (closer_channels is None or channel in closer_channels)
+        and not _contains_any(working, table.get("closer_unless", []))
+    ):
+        separator = " " if channel in _CHAT_CHANNELS else "\n\n"
+        working = working.rstrip() + separator + closer
+        changes.append("Added a closing line")
+
+    rewritten = _unshield(working, terms).strip()
+    if not rewritten:
+        rewritten, changes = text.strip() or text, []
+    warnings = []
+    if rewritten == text.strip():
+        warnings.append(f"No '{register}' rule applied: the message may already read as {register}.")
+    return {
+        "rewritten": clip(rewritten, 12000),
+        "diff_summary": {
+            "tone_shift": table["tone_shift"],
+            "structural_changes": [clip(change, 500) for change in changes][:20],
+            "warnings": warnings,
+        },
+    }
+
+
+def _clarifying_questions(text: str, questions: dict[str, str]) -> list[str]:
+    asked = []
+    if not _TIMELINE.search(text) and questions.get("timeline"):
+        asked.append(questions["timeline"])
+    if _OWNER_MISSING.search(text) and questions.get("owner"):
+        asked.append(questions["owner"])
+    if not asked and questions.get("scope"):
+        asked.append(questions["scope"])
+    return asked

@@ -1,0 +1,64 @@
+"""JSON Schemas derived from the contract models: the tools' outputSchema and the model's reply schema.
+
+`output_schema(tool)` is what `tools/list` advertises. `reply_schema(tool)` is what the prompt asks
+the model for: the same object without the fields the server owns (`eval_corpus_slice`,
+`model_provenance`, and rewrite_outgoing's verified term lists). Its text is part of the rendered
+prompt, so it is serialised deterministically (sorted keys) to keep prompt hashes stable.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from typing import Any
+
+from parlance_translation.contract import OUTPUT_MODELS
+
+SERVER_OWNED: dict[str, frozenset[str]] = {
+    "translate_incoming": frozenset({"eval_corpus_slice", "model_provenance"}),
+    "check_tone": frozenset({"eval_corpus_slice", "model_provenance"}),
+    "rewrite_outgoing": frozenset({"eval_corpus_slice", "model_provenance", "preserved_terms", "unpreserved_terms"}),
+    "brief_meeting": frozenset({"eval_corpus_slice", "model_provenance"}),
+}
+"""Output fields the server sets itself, whatever a model reply says about them."""
+
+
+@lru_cache(maxsize=None)
+def _output_schema(tool: str) -> str:
+    schema = OUTPUT_MODELS[tool].model_json_schema(mode="serialization")
+    # Inline $defs: several MCP clients resolve $ref poorly, and the contract models are not recursive.
+    defs = schema.pop("$defs", {})
+    return json.dumps(_inline(schema, defs), sort_keys=True, ensure_ascii=False)
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_inline(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        siblings = {key: value for key, value in node.items() if key != "$ref"}
+        return {**_inline(defs[ref.removeprefix("#/$defs/")], defs), **_inline(siblings, defs)}
+    return {key: _inline(value, defs) for key, value in node.items()}
+
+
+def output_schema(tool: str) -> dict[str, Any]:
+    """The tool's outputSchema: the contract model's JSON Schema, references inlined (a fresh copy)."""
+    return json.loads(_output_schema(tool))
+
+
+@lru_cache(maxsize=None)
+def reply_schema_text(tool: str) -> str:
+    """The reply schema as compact, key-sorted JSON (embedded in prompts)."""
+    schema = copy.deepcopy(output_schema(tool))
+    owned = SERVER_OWNED[tool]
+    schema["properties"] = {key: value for key, value in schema["properties"].items() if key not in owned}
+    schema["required"] = [key for key in schema.get("required", []) if key not in owned]
+    schema.pop("title", None)
+    return json.dumps(schema, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def reply_schema(tool: str) -> dict[str, Any]:
+    return json.loads(reply_schema_text(tool))
