@@ -29,7 +29,9 @@ async def test_tools_are_listed_with_schemas_and_hints(mode: str) -> None:
     assert echo.title == "Echo"
     assert echo.input_schema["required"] == ["text"]
     assert echo.input_schema["properties"]["times"]["maximum"] == 5
-    assert echo.output_schema["properties"] == {"echoed": {"type": "string"}}
+    success, envelope = echo.output_schema["anyOf"]  # the tool's output, or the error envelope
+    assert success["properties"] == {"echoed": {"type": "string"}}
+    assert envelope["required"] == ["error", "code"]
     assert echo.annotations.read_only_hint is True and echo.annotations.idempotent_hint is True
     assert echo.annotations.destructive_hint is None  # not declared, not invented
     assert set(tools) >= {"refuse", "crash", "count", "slow", "ask_model"}

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from parlance.errors import PackError, ToolNameCollision
-from parlance.schemas import input_schema_for, output_schema_for
+from parlance.schemas import admit_error_envelope, input_schema_for, output_schema_for
 from parlance.types import InvalidArgumentsMapper, ToolResult
 
 __all__ = ["PromptDefinition", "Registry", "ResourceDefinition", "Staging", "ToolDefinition"]
@@ -133,7 +133,7 @@ class Staging:
                 input_model=input_model,
                 output_model=output_model,
                 input_schema=input_schema or input_schema_for(input_model),
-                output_schema=output_schema or (output_schema_for(output_model) if output_model else None),
+                output_schema=admit_error_envelope(output_schema or output_schema_for(output_model)),  # type: ignore[arg-type]
                 title=title,
                 description=description or inspect.getdoc(handler),
                 hints=hints,

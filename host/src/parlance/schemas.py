@@ -12,7 +12,18 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["input_schema_for", "output_schema_for"]
+__all__ = ["ERROR_ENVELOPE_SCHEMA", "admit_error_envelope", "input_schema_for", "output_schema_for"]
+
+ERROR_ENVELOPE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "An error result (isError: true): `code` is machine-readable, `error` is the sentence.",
+    "required": ["error", "code"],
+    "properties": {
+        "error": {"type": "string"},
+        "code": {"type": "string"},
+        "data": {"type": "object"},
+    },
+}
 
 
 def input_schema_for(model: type[BaseModel]) -> dict[str, Any]:
@@ -67,3 +78,18 @@ def _has_ref(node: Any) -> bool:
     if isinstance(node, list):
         return any(_has_ref(v) for v in node)
     return False
+
+
+def admit_error_envelope(schema: dict[str, Any]) -> dict[str, Any]:
+    """The advertised outputSchema: the tool's own output, or the host's error envelope.
+
+    MCP says structured results MUST conform to a declared outputSchema, and TypeScript clients
+    (the SDK and the Inspector) check error results too, so an error envelope that the schema does
+    not admit turns a clear tool error into a client-side validation failure.
+    """
+    own = dict(schema)
+    defs = own.pop("$defs", None)
+    wrapped: dict[str, Any] = {"type": "object", "anyOf": [own, ERROR_ENVELOPE_SCHEMA]}
+    if defs:
+        wrapped["$defs"] = defs
+    return wrapped
