@@ -77,6 +77,9 @@ class Canned:
     body: bytes = b"[]"
     headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "application/json"})
     delay_s: float = 0.0
+    """Wait this long before answering."""
+    drip_s: float = 0.0
+    """Send the body one byte at a time, this long apart (each read is quick; the whole is slow)."""
 
 
 @dataclass
@@ -114,7 +117,13 @@ class StatusServer:
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(len(canned.body)))
                 self.end_headers()
-                self.wfile.write(canned.body)
+                if not canned.drip_s:
+                    self.wfile.write(canned.body)
+                    return
+                for index in range(len(canned.body)):
+                    self.wfile.write(canned.body[index : index + 1])
+                    self.wfile.flush()
+                    time.sleep(canned.drip_s)
 
             do_GET = do_POST = _answer
 
@@ -159,15 +168,17 @@ def make_status_server() -> Iterator[Callable[[], StatusServer]]:
 class ReplyDroppingProxy:
     """A TCP proxy on 127.0.0.1 in front of `upstream`.
 
-    The first connection: read one full HTTP request, forward it, wait for the upstream's reply (so
-    the request certainly took effect), then close the client's connection without relaying a
-    byte. Every later connection is relayed both ways. The client sees "connection closed before
-    a reply" although its request succeeded — the situation idempotent retries are for.
+    The first connection (when `drop_first`): read one full HTTP request, forward it, wait for the
+    upstream's reply (so the request certainly took effect), then close the client's connection
+    without relaying a byte. Every later connection is relayed both ways. The client sees
+    "connection closed before a reply" although its request succeeded — the situation idempotent
+    retries are for.
     """
 
-    def __init__(self, upstream_port: int) -> None:
+    def __init__(self, upstream_port: int, *, port: int = 0, drop_first: bool = True) -> None:
         self._upstream = ("127.0.0.1", upstream_port)
-        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._drop_first = drop_first
+        self._listener = socket.create_server(("127.0.0.1", port))
         self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
         self.connections = 0
         self.dropped_replies: list[bytes] = []
@@ -181,7 +192,7 @@ class ReplyDroppingProxy:
             except OSError:
                 return
             self.connections += 1
-            handler = self._drop_reply if self.connections == 1 else self._relay
+            handler = self._drop_reply if self._drop_first and self.connections == 1 else self._relay
             threading.Thread(target=handler, args=(client,), daemon=True).start()
 
     def _drop_reply(self, client: socket.socket) -> None:
@@ -234,8 +245,8 @@ def _read_http_request(sock: socket.socket) -> bytes:
 def reply_dropping_proxy() -> Iterator[Callable[[int], ReplyDroppingProxy]]:
     proxies: list[ReplyDroppingProxy] = []
 
-    def make(upstream_port: int) -> ReplyDroppingProxy:
-        proxies.append(ReplyDroppingProxy(upstream_port))
+    def make(upstream_port: int, *, port: int = 0, drop_first: bool = True) -> ReplyDroppingProxy:
+        proxies.append(ReplyDroppingProxy(upstream_port, port=port, drop_first=drop_first))
         return proxies[-1]
 
     yield make

@@ -7,6 +7,7 @@ Replies the emulator cannot produce (500, 418, redirects, broken scopes lists, s
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from typing import Any
@@ -130,6 +131,17 @@ async def test_a_slow_reply_is_cut_off_by_the_deadline(connect_pack: Any, status
     assert time.monotonic() - started < 1.2
 
 
+async def test_a_dripping_reply_is_cut_off_by_the_deadline(connect_pack: Any, status_server: Any) -> None:
+    # Each byte arrives well within httpx's per-read timeout; only the call's deadline stops this.
+    status_server.reply.body, status_server.reply.drip_s = b"[" + b" " * 40 + b"]", 0.05
+    async with connect_pack(status_server.url, timeout_s=0.5) as client:
+        started = time.monotonic()
+        error = error_of(await client.call_tool(GET_SCOPES, {}))
+    assert error["code"] == "internal_error"
+    assert "timeout_s=0.5" in error["data"]["reason"]
+    assert time.monotonic() - started < 1.2
+
+
 async def test_a_lost_reply_then_409_on_our_retry_is_success(
     connect_pack: Any, emulator: Any, reply_dropping_proxy: Any
 ) -> None:
@@ -176,3 +188,33 @@ async def test_get_scopes_is_retried_after_a_lost_reply(connect_pack: Any, emula
     assert not result.is_error
     assert [s["value"] for s in result.structured_content["scopes"]] == ["checkout", "emails"]
     assert proxy.connections == 2
+
+
+async def test_409_after_a_refused_connection_is_still_an_error(
+    connect_pack: Any, emulator: Any, closed_port: int, reply_dropping_proxy: Any
+) -> None:
+    # A refused connection never delivered our request, so a 409 on the retry is somebody else's
+    # key. To make the refusal and the retry deterministic, the service "comes up" (a relaying
+    # proxy starts listening on the refused port) at the moment the client logs the failed attempt,
+    # which it does before sleeping and retrying.
+    emulator.store.add_key("checkout", CREATE_ARGS["key"], "someone else's", False)
+    upstream_port = int(emulator.host_url.rsplit(":", 1)[1])
+
+    class StartServiceOnRefusal(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if getattr(record, "downstream_status", None) == "ConnectError" and record.attempt == 1:  # type: ignore[attr-defined]
+                reply_dropping_proxy(upstream_port, port=closed_port, drop_first=False)
+
+    client_logger = logging.getLogger("parlance_strings_admin.client")
+    handler = StartServiceOnRefusal(logging.DEBUG)
+    client_logger.addHandler(handler)
+    previous_level = client_logger.level
+    client_logger.setLevel(logging.DEBUG)
+    try:
+        async with connect_pack(f"http://127.0.0.1:{closed_port}") as client:
+            error = error_of(await client.call_tool(CREATE_KEY, CREATE_ARGS))
+    finally:
+        client_logger.removeHandler(handler)
+        client_logger.setLevel(previous_level)
+    assert error["code"] == "invalid_request"
+    assert error["data"]["status"] == 409
