@@ -120,6 +120,10 @@ async def _baseline(prepared: Prepared, ctx: ToolContext) -> tuple[dict[str, Any
     if report:
         await ctx.report_progress(3, 3, "done")
     extra: dict[str, Any] = {"speaker_turns": len(analysis.turn_starts)}
+    cut = [section for section, flag in analysis.truncated.items() if flag]
+    if cut:  # the heuristics stop collecting at the cap, so they know only "more than 50"
+        extra["truncated"] = [f"{section}: more than {meeting.SECTION_CAP} items, kept the first "
+                              f"{meeting.SECTION_CAP}" for section in cut]
     if not analysis.me_found:
         extra["me_found"] = False
     return draft, [lexicon.source], extra
@@ -128,7 +132,7 @@ async def _baseline(prepared: Prepared, ctx: ToolContext) -> tuple[dict[str, Any
 def _result(prepared: Prepared, done: Finalized, origin: Origin, meta: dict[str, Any]) -> ToolResult[Any]:
     meta["source"] = origin
     if done.truncated:
-        meta["truncated"] = done.truncated
+        meta["truncated"] = [*meta.get("truncated", []), *done.truncated]
     if done.adjustments:
         meta["adjustments"] = done.adjustments
     if prepared.notes:

@@ -16,8 +16,6 @@ from parlance_translation.heuristics.matching import CategoryMatcher, fold
 from parlance_translation.heuristics.text import clause_end, clip, sentence_end, sentence_start, squeeze
 from parlance_translation.templates import Lexicon
 
-MAX_SPANS = 20
-
 # Plain-language hypotheses for each pattern, with the confidence the baseline gives them.
 _SUBTEXT: dict[str, tuple[str, float]] = {
     "soft_request": ("The sender is asking for a change, phrased softly; they may already have a preferred outcome.", 0.55),
@@ -57,7 +55,7 @@ def _reason_tables(lexicon: Lexicon) -> dict[str, dict[str, Any]]:
 
 
 def find_spans(text: str, lexicon: Lexicon) -> list[Span]:
-    """Ambiguity spans in `text`, in order of appearance, without overlaps, at most MAX_SPANS."""
+    """Ambiguity spans in `text`, in order of appearance, without overlaps (the caller caps the list)."""
     tables = _reason_tables(lexicon)
     folded = fold(text)
     spans: list[Span] = []
@@ -70,7 +68,7 @@ def find_spans(text: str, lexicon: Lexicon) -> list[Span]:
             continue
         spans.append(Span(match.start, end, match.category, table.get("note")))
         covered_until = end
-    return spans[:MAX_SPANS]
+    return spans
 
 
 def explicit_ask(text: str) -> str | None:

@@ -67,6 +67,19 @@ def _label_key(label: str) -> str:
     return label.strip().split()[0].casefold() if label.strip() else ""
 
 
+def _roster_name(label: str, roster: list[str]) -> str:
+    """The roster's spelling of a speaker label: same first name, or the one name it abbreviates."""
+    key = _label_key(label)
+    for name in roster:
+        if _label_key(name) == key:
+            return name
+    if len(key) >= 3:
+        expanded = [name for name in roster if _label_key(name).startswith(key)]
+        if len(expanded) == 1:
+            return expanded[0]
+    return label
+
+
 @dataclass
 class MeetingAnalysis:
     """One transcript's baseline brief, computed in steps."""
@@ -90,12 +103,14 @@ class MeetingAnalysis:
     def turns(self) -> None:
         """Find speaker turns (label + where the words start), and fold the text for matching."""
         self.folded = fold(self.transcript)
-        roster = {_label_key(name): name for name in self.speakers}
+        resolved: dict[str, str] = {}
         for match in _TURN.finditer(self.transcript):
             label = match.group("speaker").strip()
             self.turn_starts.append(match.start())
             self.content_starts.append(match.end())
-            self.turn_speakers.append(roster.get(_label_key(label), label))
+            if label not in resolved:
+                resolved[label] = _roster_name(label, self.speakers)
+            self.turn_speakers.append(resolved[label])
         self._me_key = _label_key(self.me)
         self._me_mention = re.compile(r"(?<!\w)" + re.escape(fold(self.me.strip().split()[0])) + r"(?!\w)")
 
@@ -170,7 +185,7 @@ class MeetingAnalysis:
             next_speaker = self.turn_speakers[index + 1] if 0 <= index + 1 < len(self.turn_speakers) else None
             mine = self._is_me(next_speaker)
             addressee = "you" if mine else "others"
-        due = cues.due.search(sentence)
+        due = cues.due.search(self.folded, start, end)
         item = {
             "text": clip(f"{speaker or 'Someone'} asked {addressee}: “{quote}”", 1000),
             "asker": clip(speaker, 200) if speaker else None,

@@ -1,6 +1,7 @@
 """rewrite_outgoing without a model: ordered lexicon rules per register, preserve_terms shielded.
 
-Before any rule runs, every occurrence of a preserve term is swapped for a private-use placeholder,
+Before any rule runs, every stretch of the message covered by a preserve term (overlapping
+occurrences merged) is swapped for a private-use placeholder,
 so no rule can touch it; the placeholders are swapped back at the end. A term that occurs in the
 message therefore always survives verbatim, and the server's exact-substring check (done for every
 path, see `replies.finalize`) reports the rest.
@@ -17,7 +18,8 @@ from parlance_translation.heuristics.matching import expand, normalise, phrase_p
 from parlance_translation.heuristics.text import clip
 from parlance_translation.templates import Lexicon
 
-_SHIELD_OPEN, _SHIELD_CLOSE, _SHIELD_BASE = "\ue000", "\ue001", 0xE100
+# Placeholder: private-use delimiters around one plane-15 private-use character holding the index.
+_SHIELD_OPEN, _SHIELD_CLOSE, _SHIELD_BASE = "\ue000", "\ue001", 0xF0000
 _SHIELDED = re.compile(f"{_SHIELD_OPEN}(.){_SHIELD_CLOSE}", re.S)
 _SENTENCE = re.compile(r"[^.?!\n]*(?:[.?!]+|\n|$)")
 _TIMELINE = re.compile(
@@ -52,17 +54,38 @@ def _rules(lexicon: Lexicon, register: str) -> tuple[_Rule, ...]:
 
 
 def _shield(text: str, terms: list[str]) -> tuple[str, list[str]]:
-    unique = sorted({term for term in terms if term}, key=len, reverse=True)
-    if not unique:
+    """Replace every stretch of text covered by a term occurrence (overlaps merged) by a placeholder."""
+    covered: list[tuple[int, int]] = []
+    for term in {term for term in terms if term}:
+        found = text.find(term)
+        while found >= 0:
+            covered.append((found, found + len(term)))
+            found = text.find(term, found + 1)
+    if not covered:
         return text, []
-    regex = re.compile("|".join(re.escape(term) for term in unique))
-    index = {term: position for position, term in enumerate(unique)}
-    shielded = regex.sub(lambda m: f"{_SHIELD_OPEN}{chr(_SHIELD_BASE + index[m.group()])}{_SHIELD_CLOSE}", text)
-    return shielded, unique
+    covered.sort()
+    merged = [list(covered[0])]
+    for start, end in covered[1:]:
+        if start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    pieces, segments, cursor = [], [], 0
+    for start, end in merged:
+        pieces.append(text[cursor:start])
+        pieces.append(f"{_SHIELD_OPEN}{chr(_SHIELD_BASE + len(segments))}{_SHIELD_CLOSE}")
+        segments.append(text[start:end])
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces), segments
 
 
-def _unshield(text: str, terms: list[str]) -> str:
-    return _SHIELDED.sub(lambda m: terms[ord(m.group(1)) - _SHIELD_BASE], text)
+def _unshield(text: str, segments: list[str]) -> str:
+    def restore(match: re.Match[str]) -> str:
+        index = ord(match.group(1)) - _SHIELD_BASE
+        return segments[index] if 0 <= index < len(segments) else match.group()  # a look-alike in the input
+
+    return _SHIELDED.sub(restore, text)
 
 
 def _keep_case(original: str, replacement: str) -> str:
@@ -150,9 +173,10 @@ def rewrite(
         working = working.rstrip() + separator + closer
         changes.append("Added a closing line")
 
-    rewritten = _unshield(working, terms).strip()
-    if not rewritten:
-        rewritten, changes = text.strip() or text, []
+    # Strip before unshielding, so whitespace that belongs to a preserve term survives.
+    rewritten = _unshield(working.strip(), terms)
+    if not rewritten.strip():
+        rewritten, changes = text, []
     warnings = []
     if rewritten == text.strip():
         warnings.append(f"No '{register}' rule applied: the message may already read as {register}.")

@@ -19,7 +19,6 @@ from parlance_translation.heuristics.text import clip
 from parlance_translation.templates import Lexicon
 
 AXES = ("directness", "warmth", "urgency")
-MAX_FLAGS = 20
 
 _ALL_CAPS = re.compile(r"(?<!\w)[A-Z]{3,}(?!\w)")
 _SENTENCE_START = re.compile(r"(?:^|[.?!]\s+|\n)\s*([A-Za-z]+)")
@@ -166,7 +165,7 @@ def analyse(
         "axes": reading.axes,
         "axes_target": target,
         "baseline_delta": baseline_delta,
-        "flagged_phrases": flagged[:MAX_FLAGS],
+        "flagged_phrases": flagged,  # capped (with a flag) by replies.finalize
         "suggested_rewrite_hint": rewrite_hint(gaps),
     }
 
