@@ -114,3 +114,16 @@ def test_load_report(tmp_path: Path) -> None:
     report = Catalog(parse_locale("en")).load_bundle_dir(tmp_path)
     assert [(p.name, code, n) for p, code, n in report.loaded] == [("ja.json", "ja", 1)]
     assert [p.name for p, _ in report.skipped] == ["ko.json"]
+
+
+def test_load_bundle_files_takes_the_files_it_is_given_in_order(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "de.json").write_text(json.dumps({"x": "a", "only_a": "A"}))
+    (tmp_path / "b" / "de.json").write_text(json.dumps({"x": "b"}))
+    (tmp_path / "b" / "bogus!.po").write_text('msgid "x"\nmsgstr "y"\n')
+    catalog = Catalog(parse_locale("en"))
+    report = catalog.load_bundle_files([tmp_path / "a" / "de.json", tmp_path / "b" / "de.json", tmp_path / "b" / "bogus!.po"])
+    assert [code for _, code, _ in report.loaded] == ["de", "de"] and len(report.skipped) == 1
+    t = Translator(catalog)
+    assert (t.translate("x", "de").translation, t.translate("only_a", "de").translation) == ("b", "A")

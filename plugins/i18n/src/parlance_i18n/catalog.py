@@ -1,8 +1,9 @@
 """The catalog: bundles loaded at startup, shared read-only by every session, plus the shared config.
 
-Built by the pack's lifespan from `[packs.i18n] bundle_dirs`. Anything that wants to contribute
-bundles at startup (language packs, a later issue) calls `catalog.load_bundle_dir(path)` before
-the server starts serving; sessions take their view of the catalog when they start.
+Built by the pack's lifespan from `[packs.i18n] bundle_dirs`. Anything that contributes bundles at
+startup (language packs, a later issue) calls `catalog.load_bundle_dir(path)` or
+`catalog.load_bundle_files(paths)` before the server starts serving; sessions take their view of
+the catalog when they start.
 
 Bundles for the same locale from several files or directories are merged in load order, the later
 file winning per key. A file that cannot be used is logged as a warning and skipped; the rest load.
@@ -74,12 +75,22 @@ class Catalog:
         Bad files are logged and listed in the report's `skipped`; nothing raises for them.
         """
         directory = Path(path)
-        report = LoadReport()
         if not directory.is_dir():
             logger.warning("i18n.bundle_dir_missing", extra={"path": str(directory)})
-            report.skipped.append((directory, "not a directory"))
-            return report
-        for file in _bundle_files(sorted(directory.iterdir())):
+            return LoadReport(skipped=[(directory, "not a directory")])
+        report = self.load_bundle_files(_bundle_files(sorted(directory.iterdir())))
+        logger.info("i18n.bundle_dir_loaded", extra={"path": str(directory), "files": len(report.loaded),
+                                                     "skipped": len(report.skipped)})
+        return report
+
+    def load_bundle_files(self, files: Iterable[str | os.PathLike[str]]) -> LoadReport:
+        """Load the given `<locale>.json` / `<locale>.po` files in order (later files win per key).
+
+        For callers that pick the files themselves, e.g. a language pack's
+        `pack.files("messages", "*.json")`, which the host has already kept inside the pack.
+        """
+        report = LoadReport()
+        for file in map(Path, files):
             try:
                 tag, messages = read_bundle_file(file)
                 bundle = compile_bundle(tag, messages, self.limits)
@@ -89,8 +100,6 @@ class Catalog:
                 continue
             self.add_bundle(bundle)
             report.loaded.append((file, bundle.code, len(bundle.messages)))
-        logger.info("i18n.bundle_dir_loaded", extra={"path": str(directory), "files": len(report.loaded),
-                                                     "skipped": len(report.skipped)})
         return report
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 __all__ = [
+    "POUND",
     "Argument",
     "MessageSyntaxError",
     "NumberArgument",

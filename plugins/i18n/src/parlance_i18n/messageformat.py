@@ -11,7 +11,7 @@
 
 Three shapes are compiled differently because the hot path matters: plain text (returned as is),
 text with `{name}` arguments only (one loop, no per-part calls), and everything else (a tree of
-closures writing into a bounded sink).
+closures returning strings, with the common plural-of-a-small-integer case inlined).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from parlance_i18n.icu_syntax import (
     Argument,
     MessageSyntaxError,
     NumberArgument,
+    POUND,
     Parts,
     PluralArgument,
-    Pound,
     SelectArgument,
     parse,
 )
@@ -153,65 +153,62 @@ def _one_argument_renderer(parts: Parts) -> Renderer:
 
     def render(values: Values | None, limit: int) -> str:
         value = values.get(name) if values else None
-        piece = value if value.__class__ is str else (value_text(value) or source)
-        if len(piece) > limit:
-            piece = piece[:limit]
-        text = before + piece + after
+        if value.__class__ is not str:
+            value = value_text(value) or source
+        if len(value) > limit:  # type: ignore[arg-type]
+            value = value[:limit]  # type: ignore[index]
+        text = f"{before}{value}{after}"
         return text if len(text) <= limit else text[:limit]
 
     return render
 
 
-# --- everything else: closures over a bounded sink ---------------------------------------------------
+# --- everything else: closures that return bounded strings -----------------------------------------
+#
+# An emitter is `(values, limit, pound) -> str`; `pound` is what '#' prints in the innermost plural.
+# A sequence stops joining as soon as its output passes `limit`, so memory stays bounded by the limit
+# plus one value however the template repeats arguments; the top level cuts the result to `limit`.
 
 
-class _Full(Exception):
-    """The output reached its limit; rendering stops and what was written is cut to the limit."""
-
-
-class _Sink:
-    __slots__ = ("parts", "room", "pound")
-
-    def __init__(self, limit: int) -> None:
-        self.parts: list[str] = []
-        self.room = limit
-        self.pound = ""
-
-    def write(self, piece: str) -> None:
-        self.parts.append(piece)
-        self.room -= len(piece)
-        if self.room < 0:
-            raise _Full
-
-
-Emitter = Callable[[Values, _Sink], None]
-Step = str | Emitter
+Emitter = Callable[[Values, int, str], str]
+Step = Any  # str | Pound | Emitter
 
 
 def _tree_renderer(parts: Parts, rules: PluralRules) -> Renderer:
-    steps = _compile_parts(parts, rules)
+    run = _sequence(_compile_parts(parts, rules))
 
     def render(values: Values | None, limit: int) -> str:
-        sink = _Sink(limit)
-        try:
-            _run(steps, values or _NO_VALUES, sink)
-        except _Full:
-            return "".join(sink.parts)[:limit]
-        return "".join(sink.parts)
+        text = run(values or _NO_VALUES, limit, "")
+        return text if len(text) <= limit else text[:limit]
 
     return render
 
 
-def _run(steps: tuple[Step, ...], values: Values, sink: _Sink) -> None:
-    for step in steps:
-        if step.__class__ is str:
-            sink.write(step)  # type: ignore[arg-type]
-        else:
-            step(values, sink)  # type: ignore[operator]
-
-
 def _compile_parts(parts: Parts, rules: PluralRules) -> tuple[Step, ...]:
-    return tuple(part if part.__class__ is str else _compile_node(part, rules) for part in parts)  # type: ignore[misc]
+    return tuple(part if part.__class__ is str or part is POUND else _compile_node(part, rules) for part in parts)
+
+
+def _sequence(steps: tuple[Step, ...]) -> Emitter:
+    if len(steps) == 1 and steps[0].__class__ is not str and steps[0] is not POUND:
+        return steps[0]  # type: ignore[no-any-return]
+
+    def run(values: Values, limit: int, pound: str) -> str:
+        out = []
+        size = 0
+        for step in steps:
+            if step.__class__ is str:
+                piece = step
+            elif step is POUND:
+                piece = pound
+            else:
+                piece = step(values, limit, pound)
+            out.append(piece)
+            size += len(piece)
+            if size > limit:
+                return "".join(out)[:limit]
+        return "".join(out)
+
+    return run
 
 
 def _compile_node(node: Any, rules: PluralRules) -> Emitter:
@@ -221,31 +218,22 @@ def _compile_node(node: Any, rules: PluralRules) -> Emitter:
 def _argument_emitter(node: Argument, rules: PluralRules) -> Emitter:
     name, source = node.name, node.source
 
-    def emit(values: Values, sink: _Sink) -> None:
+    def emit(values: Values, limit: int, pound: str) -> str:
         value = values.get(name)
-        sink.write(value if value.__class__ is str else (value_text(value) or source))
+        return value if value.__class__ is str else (value_text(value) or source)  # type: ignore[no-any-return]
 
     return emit
-
-
-def _pound_emitter(node: Pound, rules: PluralRules) -> Emitter:
-    return _emit_pound
-
-
-def _emit_pound(values: Values, sink: _Sink) -> None:
-    sink.write(sink.pound)
 
 
 def _number_emitter(node: NumberArgument, rules: PluralRules) -> Emitter:
     name, style, source = node.name, node.style, node.source
 
-    def emit(values: Values, sink: _Sink) -> None:
+    def emit(values: Values, limit: int, pound: str) -> str:
         value = values.get(name)
         number = as_number(value)
         if number is None:
-            sink.write(value_text(value) or source)
-        else:
-            sink.write(rules.format_number(number, style))
+            return value_text(value) or source
+        return rules.format_number(number, style)
 
     return emit
 
@@ -254,43 +242,46 @@ def _plural_emitter(node: PluralArgument, rules: PluralRules) -> Emitter:
     name, offset = node.name, node.offset
     missing = "{" + name + "}"
     select = rules.ordinal if node.ordinal else rules.cardinal
-    exact = {key: _compile_parts(parts, rules) for key, parts in node.exact.items()}
-    cases = {key: _compile_parts(parts, rules) for key, parts in node.cases.items()}
+    table = rules.ordinal_table if node.ordinal else rules.cardinal_table
+    tabulated = len(table)
+    exact = {key: _sequence(_compile_parts(parts, rules)) for key, parts in node.exact.items()}
+    cases = {key: _sequence(_compile_parts(parts, rules)) for key, parts in node.cases.items()}
     other = cases["other"]
 
-    def emit(values: Values, sink: _Sink) -> None:
+    def emit(values: Values, limit: int, pound: str) -> str:
         value = values.get(name)
+        if value.__class__ is int and not offset and 0 <= value < tabulated:  # the common case, inlined
+            branch = exact.get(value) if exact else None  # type: ignore[call-overload]
+            if branch is None:
+                branch = cases.get(table[value], other)  # type: ignore[index]
+            return branch(values, limit, str(value))  # type: ignore[no-any-return]
         number = as_number(value)
         if number is None:  # not a number: the `other` branch, with the value (or the token) for '#'
-            branch, shown = other, value_text(value) or missing
-        else:
-            branch = exact.get(number) if exact else None  # type: ignore[call-overload]
-            shifted = number - offset if offset else number
-            if branch is None:
-                branch = cases.get(select(shifted), other)
-            shown = rules.format_number(shifted)
-        outer, sink.pound = sink.pound, shown
-        _run(branch, values, sink)
-        sink.pound = outer
+            return other(values, limit, value_text(value) or missing)
+        branch = exact.get(number) if exact else None  # type: ignore[call-overload]
+        shifted = number - offset if offset else number
+        if branch is None:
+            branch = cases.get(select(shifted), other)
+        return branch(values, limit, rules.format_number(shifted))  # type: ignore[no-any-return]
 
     return emit
 
 
 def _select_emitter(node: SelectArgument, rules: PluralRules) -> Emitter:
     name = node.name
-    cases = {key: _compile_parts(parts, rules) for key, parts in node.cases.items()}
+    cases = {key: _sequence(_compile_parts(parts, rules)) for key, parts in node.cases.items()}
     other = cases["other"]
 
-    def emit(values: Values, sink: _Sink) -> None:
-        key = value_text(values.get(name))
-        _run(cases.get(key, other) if key is not None else other, values, sink)
+    def emit(values: Values, limit: int, pound: str) -> str:
+        value = values.get(name)
+        key = value if value.__class__ is str else value_text(value)
+        return (cases.get(key, other) if key is not None else other)(values, limit, pound)
 
     return emit
 
 
 _EMITTERS: dict[type, Callable[[Any, PluralRules], Emitter]] = {
     Argument: _argument_emitter,
-    Pound: _pound_emitter,
     NumberArgument: _number_emitter,
     PluralArgument: _plural_emitter,
     SelectArgument: _select_emitter,

@@ -58,8 +58,8 @@ class PluralRules:
         self.ordinal_categories = frozenset(locale.ordinal_form.tags | {"other"}) if locale else frozenset({"other"})
         self._cardinal_rule = locale.plural_form if locale else None
         self._ordinal_rule = locale.ordinal_form if locale else None
-        self._cardinal_table = self._tabulate(self._cardinal_rule)
-        self._ordinal_table = self._tabulate(self._ordinal_rule)
+        self.cardinal_table = self._tabulate(self._cardinal_rule)
+        self.ordinal_table = self._tabulate(self._ordinal_rule)
 
     @staticmethod
     def _tabulate(rule: Any) -> tuple[str, ...]:
@@ -70,13 +70,13 @@ class PluralRules:
     def cardinal(self, n: Number) -> str:
         """The CLDR cardinal category of `n` ("one", "few", ...)."""
         if n.__class__ is int and 0 <= n < _TABLE_SIZE:  # type: ignore[operator]
-            return self._cardinal_table[n]  # type: ignore[index]
+            return self.cardinal_table[n]  # type: ignore[index]
         return self._select(self._cardinal_rule, n)
 
     def ordinal(self, n: Number) -> str:
         """The CLDR ordinal category of `n` ("one" for 1st, "two" for 2nd in English, ...)."""
         if n.__class__ is int and 0 <= n < _TABLE_SIZE:  # type: ignore[operator]
-            return self._ordinal_table[n]  # type: ignore[index]
+            return self.ordinal_table[n]  # type: ignore[index]
         return self._select(self._ordinal_rule, n)
 
     @staticmethod

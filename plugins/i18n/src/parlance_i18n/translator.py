@@ -30,14 +30,22 @@ class Translation(NamedTuple):
     fallback: bool
 
 
+Route = tuple[str, tuple[tuple[Mapping[str, Message], str, bool], ...]]
+"""(requested code, (messages, bundle code, is_fallback) for each chain step that has a bundle)."""
+
+_new_translation = tuple.__new__  # builds the NamedTuple without its Python-level __new__ (a third of a call)
+_ROUTE_CACHE_LIMIT = 1024
+
+
 class Translator:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self._bundles: dict[str, Bundle] = dict(catalog.bundles)
-        # What the hot path reads: code -> messages, for the catalog and this session together.
-        self._view: dict[str, Mapping[str, Message]] = {code: b.messages for code, b in self._bundles.items()}
         self._resolve = catalog.resolver.resolve
         self._limit = catalog.limits.max_output_chars
+        # What the hot path reads: per requested locale spelling, only the chain steps that have a
+        # bundle in this session. Cleared whenever the session's bundles change.
+        self._routes: dict[str | None, Route] = {}
 
     @property
     def default_locale(self) -> LocaleTag:
@@ -53,20 +61,28 @@ class Translator:
 
         Raises InvalidLocale for an unparsable locale and NoBundlesLoaded when there is no bundle at all.
         """
+        route = self._routes.get(locale)
+        if route is None:
+            route = self._route(locale)
+        for messages, code, fallback in route[1]:
+            message = messages.get(key)
+            if message is not None:
+                return _new_translation(Translation, (message.render(variables, self._limit), code, fallback))  # type: ignore[return-value]
+        return _new_translation(Translation, (key[: self._limit], route[0], True))  # type: ignore[return-value]
+
+    def _route(self, locale: str | None) -> Route:
         requested, chain = self._resolve(locale)
-        view = self._view
-        if not view:
+        if not self._bundles:
             raise NoBundlesLoaded(
                 "no message bundles are loaded: add one with i18n_add_messages, "
                 "or configure [packs.i18n] bundle_dirs in parlance.toml"
             )
-        for code, fallback in chain:
-            messages = view.get(code)
-            if messages is not None:
-                message = messages.get(key)
-                if message is not None:
-                    return Translation(message.render(variables, self._limit), code, fallback)
-        return Translation(key[: self._limit], requested.code, True)
+        bundles = self._bundles
+        route = (requested.code, tuple((bundles[code].messages, code, fallback) for code, fallback in chain if code in bundles))
+        if len(self._routes) >= _ROUTE_CACHE_LIMIT:
+            self._routes.clear()
+        self._routes[locale] = route
+        return route
 
     def chain(self, locale: str | None = None) -> Chain:
         return self._resolve(locale)[1]
@@ -80,7 +96,7 @@ class Translator:
         current = self._bundles.get(bundle.code)
         installed = current.merged_with(bundle) if merge and current else bundle
         self._bundles[installed.code] = installed
-        self._view[installed.code] = installed.messages
+        self._routes.clear()
         return installed
 
     def add_messages(self, locale: str, messages: object, *, merge: bool = False) -> Bundle:
