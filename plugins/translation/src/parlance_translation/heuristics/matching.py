@@ -51,7 +51,13 @@ def _char_pattern(char: str) -> str:
     return re.escape(char)
 
 
+def _alternation(branches: list[str]) -> str:
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
 def _trie_pattern(phrases: Iterable[str]) -> str:
+    """A trie-shaped regex: longer phrases are tried first, and word boundaries are checked where a
+    phrase ends on a letter or digit, so "strong nack." and "strong nack" coexist correctly."""
     trie: dict[str, dict] = {}
     for phrase in phrases:
         node = trie
@@ -59,31 +65,21 @@ def _trie_pattern(phrases: Iterable[str]) -> str:
             node = node.setdefault(char, {})
         node[""] = {}
 
-    def build(node: dict[str, dict]) -> str:
-        ends_here = "" in node
-        branches = [_char_pattern(char) + build(child) for char, child in sorted(node.items()) if char != ""]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if ends_here else body
+    def build(node: dict[str, dict], previous: str) -> str:
+        branches = [_char_pattern(char) + build(child, char) for char, child in sorted(node.items()) if char]
+        if "" in node:
+            branches.append(r"(?!\w)" if previous.isalnum() else "")
+        return _alternation(branches) if branches else ""
 
-    return build(trie)
+    words = [_char_pattern(c) + build(child, c) for c, child in sorted(trie.items()) if c and c.isalnum()]
+    others = [_char_pattern(c) + build(child, c) for c, child in sorted(trie.items()) if c and not c.isalnum()]
+    branches = ([r"(?<!\w)" + _alternation(words)] if words else []) + others
+    return _alternation(branches) if branches else "(?!)"
 
 
 def phrase_pattern(phrases: Iterable[str]) -> str:
-    """One regex (source) matching any phrase as whole words; longest phrase wins at a position."""
-    expanded = {normalise(variant) for phrase in phrases for variant in expand(phrase) if variant.strip()}
-    groups: dict[tuple[bool, bool], list[str]] = {}
-    for phrase in expanded:
-        key = (phrase[0].isalnum(), phrase[-1].isalnum())
-        groups.setdefault(key, []).append(phrase)
-    branches = []
-    for (word_start, word_end), members in sorted(groups.items(), reverse=True):
-        body = _trie_pattern(members)
-        branches.append(("(?<!\\w)" if word_start else "") + body + ("(?!\\w)" if word_end else ""))
-    if not branches:
-        return "(?!)"  # matches nothing
-    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    """One regex (source) matching any phrase as whole words; the longest phrase wins at a position."""
+    return _trie_pattern({normalise(variant) for phrase in phrases for variant in expand(phrase) if variant.strip()})
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,10 @@ _TIMELINE = re.compile(
     r"thursday|friday|saturday|sunday|next week|this week|q[1-4])\b|\d{1,2}[/.-]\d{1,2}"
 )
 _OWNER_MISSING = re.compile(r"(?i)\b(?:someone|somebody|anyone|we should|needs to be|should be done|it was decided)\b")
+_GREETING = re.compile(
+    r"^\s*(?:hi|hey|hello|dear|good (?:morning|afternoon|evening))\b(?:[ \t]+[^\s,.!?]+){0,3}[ \t]*[,!—–-]+\s*",
+    re.IGNORECASE,
+)
 _CHAT_CHANNELS = frozenset({"slack", "github", "linear", "generic"})
 
 
@@ -88,14 +92,16 @@ def _unshield(text: str, segments: list[str]) -> str:
     return _SHIELDED.sub(restore, text)
 
 
-def _keep_case(original: str, replacement: str) -> str:
-    if replacement and original[:1].isupper() and replacement[:1].islower():
-        return replacement[:1].upper() + replacement[1:]
-    return replacement
-
-
 def _apply(rule: _Rule, text: str) -> str:
-    return rule.regex.sub(lambda m: _keep_case(m.group(), rule.replacements.get(normalise(m.group()), m.group())), text)
+    # Replacements go in as written; _tidy capitalises sentence starts afterwards.
+    return rule.regex.sub(lambda m: rule.replacements.get(normalise(m.group()), m.group()), text)
+
+
+def _requests(text: str, verbs: list[str]) -> str:
+    """"Fix the bug." -> "Could you fix the bug?" for sentences opening with one of `verbs`."""
+    pattern = re.compile(r"(^|[.?!]\s+|\n)(" + "|".join(re.escape(v) for v in verbs) + r")\b([^.?!\n]*)[.!]?",
+                         re.IGNORECASE)
+    return pattern.sub(lambda m: f"{m.group(1)}Could you {m.group(2).lower()}{m.group(3)}?", text)
 
 
 def _tidy(text: str) -> str:
@@ -104,6 +110,9 @@ def _tidy(text: str) -> str:
     text = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", text)
     text = re.sub(r"(^|[.?!]\s+|\n)[,;:]\s*", r"\1", text)
     text = re.sub(r"^[ \t]+|[ \t]+$", "", text, flags=re.M)
+    # A sentence that became a request ("Could you ...") ends with a question mark.
+    text = re.sub(r"((?:^|[.?!]\s+|\n)(?:could|can|would|will) you\b[^.?!\n]*)\.", r"\1?", text,
+                  flags=re.IGNORECASE)
     # Capitalise sentence starts whose first word is plain lower case (leaves "iPhone" alone).
     return re.sub(r"(^|[.?!]\s+|\n)([a-z])(?=[a-z]*\b)", lambda m: m.group(1) + m.group(2).upper(), text)
 
@@ -141,6 +150,11 @@ def rewrite(
     changes: list[str] = []
     working = shielded
 
+    if table.get("drop_greeting"):
+        without = _GREETING.sub("", working, count=1)
+        if without != working:
+            changes.append("Removed the greeting")
+            working = without
     if table.get("drop_sentences_starting"):
         working, dropped = _drop_sentences(working, table["drop_sentences_starting"])
         if dropped:
@@ -149,6 +163,11 @@ def rewrite(
         changed = _apply(rule, working)
         if changed != working:
             changes.append(rule.change)
+            working = changed
+    if table.get("imperatives_to_requests"):
+        changed = _requests(working, table["imperatives_to_requests"])
+        if changed != working:
+            changes.append("Turned instructions into requests")
             working = changed
     working = _tidy(working)
 
@@ -160,7 +179,8 @@ def rewrite(
 
     opener = table.get("opener")
     if opener and not _starts_with_any(working, table.get("opener_unless", [])):
-        working = f"{opener} {working.lstrip()}"
+        separator = "\n\n" if opener.endswith(",") else " "
+        working = f"{opener}{separator}{working.lstrip()}"
         changes.append("Added an opening line")
     closer = table.get("closer")
     closer_channels = table.get("closer_channels")

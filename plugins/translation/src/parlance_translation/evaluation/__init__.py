@@ -1,0 +1,1 @@
+"""The eval corpus runner behind `parlance eval translation` (see `runner`)."""
