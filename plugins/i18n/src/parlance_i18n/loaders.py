@@ -100,7 +100,7 @@ def _plural_form_chooser(header: str, path: Path) -> Callable[[int], int]:
         if sep and name.strip() == "plural":
             expression = value.strip()
     try:
-        return gettext.c2py(expression)  # type: ignore[attr-defined, no-any-return]
+        return gettext.c2py(expression)
     except (ValueError, SyntaxError, RecursionError):
         raise BundleFileError(f"{path}: the Plural-Forms expression {expression[:80]!r} is not valid") from None
 

@@ -123,18 +123,20 @@ def _literal(text: str, source: str) -> Message:
 def _simple_renderer(parts: Parts) -> Renderer:
     if len(parts) <= 3 and sum(part.__class__ is Argument for part in parts) == 1:
         return _one_argument_renderer(parts)
-    steps = tuple((part, None, None) if part.__class__ is str else (None, part.name, part.source) for part in parts)  # type: ignore[union-attr]
+    # (text, None) for literal text, (the argument's own text, its name) for an argument
+    steps = tuple((part, None) if isinstance(part, str) else (part.source, part.name)  # type: ignore[union-attr]
+                  for part in parts)
 
     def render(values: Values | None, limit: int) -> str:
         get = (values or _NO_VALUES).get
         out: list[str] = []
         size = 0
-        for literal, name, source in steps:
-            if literal is None:
-                value = get(name)
-                piece = value if value.__class__ is str else (value_text(value) or source)
+        for text, name in steps:
+            if name is None:
+                piece = text
             else:
-                piece = literal
+                value = get(name)
+                piece = value if value.__class__ is str else (value_text(value) or text)
             out.append(piece)
             size += len(piece)
             if size > limit:
@@ -155,8 +157,8 @@ def _one_argument_renderer(parts: Parts) -> Renderer:
         value = values.get(name) if values else None
         if value.__class__ is not str:
             value = value_text(value) or source
-        if len(value) > limit:  # type: ignore[arg-type]
-            value = value[:limit]  # type: ignore[index]
+        if len(value) > limit:
+            value = value[:limit]
         text = f"{before}{value}{after}"
         return text if len(text) <= limit else text[:limit]
 
@@ -220,7 +222,7 @@ def _argument_emitter(node: Argument, rules: PluralRules) -> Emitter:
 
     def emit(values: Values, limit: int, pound: str) -> str:
         value = values.get(name)
-        return value if value.__class__ is str else (value_text(value) or source)  # type: ignore[no-any-return]
+        return value if value.__class__ is str else (value_text(value) or source)
 
     return emit
 
@@ -244,25 +246,26 @@ def _plural_emitter(node: PluralArgument, rules: PluralRules) -> Emitter:
     select = rules.ordinal if node.ordinal else rules.cardinal
     table = rules.ordinal_table if node.ordinal else rules.cardinal_table
     tabulated = len(table)
-    exact = {key: _sequence(_compile_parts(parts, rules)) for key, parts in node.exact.items()}
+    # Keyed by Decimal; ints, floats and Decimals that are equal hash equal, so any number finds its branch.
+    exact: dict[Any, Emitter] = {key: _sequence(_compile_parts(parts, rules)) for key, parts in node.exact.items()}
     cases = {key: _sequence(_compile_parts(parts, rules)) for key, parts in node.cases.items()}
     other = cases["other"]
 
     def emit(values: Values, limit: int, pound: str) -> str:
         value = values.get(name)
         if value.__class__ is int and not offset and 0 <= value < tabulated:  # the common case, inlined
-            branch = exact.get(value) if exact else None  # type: ignore[call-overload]
+            branch = exact.get(value) if exact else None
             if branch is None:
-                branch = cases.get(table[value], other)  # type: ignore[index]
-            return branch(values, limit, str(value))  # type: ignore[no-any-return]
+                branch = cases.get(table[value], other)
+            return branch(values, limit, str(value))
         number = as_number(value)
         if number is None:  # not a number: the `other` branch, with the value (or the token) for '#'
             return other(values, limit, value_text(value) or missing)
-        branch = exact.get(number) if exact else None  # type: ignore[call-overload]
+        branch = exact.get(number) if exact else None
         shifted = number - offset if offset else number
         if branch is None:
             branch = cases.get(select(shifted), other)
-        return branch(values, limit, rules.format_number(shifted))  # type: ignore[no-any-return]
+        return branch(values, limit, rules.format_number(shifted))
 
     return emit
 

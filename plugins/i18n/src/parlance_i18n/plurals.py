@@ -41,7 +41,7 @@ def as_number(value: Any) -> Number | None:
     if kind is int:
         return value  # type: ignore[no-any-return]
     if kind is float:
-        return value if math.isfinite(value) else None  # type: ignore[no-any-return]
+        return value if math.isfinite(value) else None
     if kind is str and _NUMERIC_TEXT.fullmatch(value):
         return int(value) if "." not in value else Decimal(value)
     if kind is Decimal and value.is_finite():
@@ -69,14 +69,14 @@ class PluralRules:
 
     def cardinal(self, n: Number) -> str:
         """The CLDR cardinal category of `n` ("one", "few", ...)."""
-        if n.__class__ is int and 0 <= n < _TABLE_SIZE:  # type: ignore[operator]
-            return self.cardinal_table[n]  # type: ignore[index]
+        if n.__class__ is int and 0 <= n < _TABLE_SIZE:
+            return self.cardinal_table[n]
         return self._select(self._cardinal_rule, n)
 
     def ordinal(self, n: Number) -> str:
         """The CLDR ordinal category of `n` ("one" for 1st, "two" for 2nd in English, ...)."""
-        if n.__class__ is int and 0 <= n < _TABLE_SIZE:  # type: ignore[operator]
-            return self.ordinal_table[n]  # type: ignore[index]
+        if n.__class__ is int and 0 <= n < _TABLE_SIZE:
+            return self.ordinal_table[n]
         return self._select(self._ordinal_rule, n)
 
     @staticmethod
@@ -90,7 +90,7 @@ class PluralRules:
 
     def format_number(self, n: Number, style: str | None = None) -> str:
         """`n` in this locale's decimal format (`integer` rounds, `percent` scales by 100)."""
-        if style is None and n.__class__ is int and 0 <= n < 1000:  # type: ignore[operator]
+        if style is None and n.__class__ is int and 0 <= n < 1000:
             return str(n)  # no grouping or sign to localise, and by far the common case
         if self.locale is None:
             return _plain(n)
@@ -99,10 +99,10 @@ class PluralRules:
                 return str(format_percent(n, locale=self.locale))
             if style == "integer":
                 return str(format_decimal(n, format="#,##0", locale=self.locale))
-            if n.__class__ is Decimal and n.as_tuple().exponent < 0:  # type: ignore[union-attr, operator]
+            exponent = n.as_tuple().exponent if isinstance(n, Decimal) else 0
+            if isinstance(exponent, int) and exponent < 0:
                 # keep the digits the value spells ("1.50" stays 1.50): they decide the plural category too
-                digits = -n.as_tuple().exponent  # type: ignore[union-attr, operator]
-                return str(format_decimal(n, format="#,##0." + "0" * min(digits, 30), locale=self.locale))
+                return str(format_decimal(n, format="#,##0." + "0" * min(-exponent, 30), locale=self.locale))
             return str(format_decimal(n, locale=self.locale, decimal_quantization=False))
         except (ArithmeticError, ValueError, TypeError, InvalidOperation):
             return _plain(n)

@@ -27,15 +27,15 @@ __all__ = ["I18nSettings"]
 class I18nSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    default_locale: str = Field("en", description="Locale used when a call names none, and the last fallback.")
+    default_locale: str = Field(default="en", description="Locale used when a call names none, and the last fallback.")
     fallbacks: dict[str, list[str]] = Field(
         default_factory=dict,
         description='Extra lookup steps per locale, e.g. {"pt-BR": ["pt-PT"]}; the key "default" ends every chain.',
     )
     bundle_dirs: list[Path] = Field(default_factory=list, description="Directories of <locale>.json / <locale>.po files.")
-    max_output_chars: int = Field(10_000, ge=16, le=10_000_000, description="Rendered messages are cut at this length.")
-    max_message_chars: int = Field(10_000, ge=16, le=1_000_000, description="Longest accepted message.")
-    max_messages: int = Field(100_000, ge=1, le=10_000_000, description="Most messages in one bundle.")
+    max_output_chars: int = Field(default=10_000, ge=16, le=10_000_000, description="Rendered messages are cut at this length.")
+    max_message_chars: int = Field(default=10_000, ge=16, le=1_000_000, description="Longest accepted message.")
+    max_messages: int = Field(default=100_000, ge=1, le=10_000_000, description="Most messages in one bundle.")
 
     @field_validator("default_locale")
     @classmethod

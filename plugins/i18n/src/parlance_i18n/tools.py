@@ -7,6 +7,8 @@ INVALID_LOCALE and those in `messages` INVALID_MESSAGES, as the seed specifies.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from parlance import ArgumentProblem, ToolContext, ToolError
@@ -196,13 +198,10 @@ def _locales_listing(translator: Translator) -> ListLocalesOutput:
     return ListLocalesOutput(locales=summaries, default_locale=translator.default_locale.code, total=len(summaries))
 
 
-class _domain_errors:
-    """`with _domain_errors():` turns the pack's domain errors into tool errors with the same code."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
-        if isinstance(exc, I18nError):
-            raise ToolError(exc.code, exc.message, exc.data) from None
-        return False
+@contextlib.contextmanager
+def _domain_errors() -> Iterator[None]:
+    """Turn the pack's domain errors into tool errors with the same code."""
+    try:
+        yield
+    except I18nError as exc:
+        raise ToolError(exc.code, exc.message, exc.data) from None

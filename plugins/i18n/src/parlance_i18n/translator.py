@@ -67,8 +67,8 @@ class Translator:
         for messages, code, fallback in route[1]:
             message = messages.get(key)
             if message is not None:
-                return _new_translation(Translation, (message.render(variables, self._limit), code, fallback))  # type: ignore[return-value]
-        return _new_translation(Translation, (key[: self._limit], route[0], True))  # type: ignore[return-value]
+                return _new_translation(Translation, (message.render(variables, self._limit), code, fallback))
+        return _new_translation(Translation, (key[: self._limit], route[0], True))
 
     def _route(self, locale: str | None) -> Route:
         requested, chain = self._resolve(locale)
