@@ -59,7 +59,8 @@ class ReferenceTranslator:
     def add(self, locale: str, messages: dict[str, str]) -> None:
         self.bundles[locale.replace("_", "-")] = dict(messages)
 
-    def translate(self, key: str, locale: str | None = None, variables: dict[str, Any] | None = None) -> tuple[str, str, bool]:
+    def translate(self, key: str, locale: str | None = None,
+                  variables: dict[str, Any] | None = None) -> tuple[str, str, bool]:
         locale = (locale or self.default_locale).replace("_", "-")
         for candidate, fallback in ((locale, False), (locale.split("-")[0], False), (self.default_locale, True)):
             bundle = self.bundles.get(candidate)
@@ -122,9 +123,11 @@ def fluent_chain() -> Callable[[str, dict[str, Any]], str] | None:
     sources = {
         "es-MX": filler,
         "es": filler + "greeting = ¡Hola, { $name }! Bienvenido de nuevo.\n"
-        "messages = { $count ->\n    [one] Tienes { $count } mensaje nuevo.\n   *[other] Tienes { $count } mensajes nuevos.\n}\n",
+        "messages = { $count ->\n    [one] Tienes { $count } mensaje nuevo.\n"
+        "   *[other] Tienes { $count } mensajes nuevos.\n}\n",
         "en": filler + "greeting = Hello, { $name }! Welcome back.\n"
-        "messages = { $count ->\n    [one] You have { $count } new message.\n   *[other] You have { $count } new messages.\n}\n",
+        "messages = { $count ->\n    [one] You have { $count } new message.\n"
+        "   *[other] You have { $count } new messages.\n}\n",
     }
     chain = []
     for locale, source in sources.items():

@@ -68,3 +68,19 @@ async def test_stdio_end_to_end(mode: str, server_config: Path, tmp_path: Path) 
     log = errlog_path.read_text()
     assert "i18n.bundle_file_skipped" in log and "broken.json" in log
     assert "товар" not in log and "v7 Z" not in log  # message text never reaches the log
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_stdio_listing_check_and_resources(mode: str, server_config: Path, tmp_path: Path) -> None:
+    with anyio.fail_after(40), open(tmp_path / "stderr.log", "w") as errlog:
+        params = stdio_server_params(server_config, cwd=tmp_path)
+        async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
+            listing = await client.call_tool("i18n_list_locales", {})
+            check = await client.call_tool("i18n_check", {"locale": "ru"})
+            bundle = await client.read_resource("i18n://bundles/ru")
+    assert [(entry["code"], entry["message_count"]) for entry in listing.structured_content["locales"]] == [
+        ("en", 1), ("ru", 1)]
+    [ru] = check.structured_content["locales"]
+    assert ru["coverage"] == 1.0 and ru["plural_gaps"] == []  # the PO plural got every Russian category
+    source = json.loads(bundle.contents[0].text)["messages"]["cart.items"]
+    assert source == "{count, plural, one {# товар} few {# товара} many {# товаров} other {# товаров}}"

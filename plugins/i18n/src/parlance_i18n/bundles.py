@@ -18,7 +18,7 @@ from parlance_i18n.locales import LocaleTag
 from parlance_i18n.messageformat import Message, MessageSyntaxError, compile_message
 from parlance_i18n.plurals import plural_rules
 
-__all__ = ["Bundle", "BundleBuilder", "Limits", "compile_bundle"]
+__all__ = ["DEFAULT_LIMITS", "Bundle", "BundleBuilder", "Limits", "compile_bundle"]
 
 _MAX_NESTING = 32
 _SHOWN_PROBLEMS = 50
@@ -31,6 +31,9 @@ class Limits:
     max_message_chars: int = 10_000
     max_messages: int = 100_000
     max_output_chars: int = 10_000
+
+
+DEFAULT_LIMITS = Limits()
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ class BundleBuilder:
     and from `build()` when any key or message is invalid.
     """
 
-    def __init__(self, tag: LocaleTag, messages: object, limits: Limits = Limits()) -> None:
+    def __init__(self, tag: LocaleTag, messages: object, limits: Limits = DEFAULT_LIMITS) -> None:
         if not isinstance(messages, Mapping):
             raise InvalidMessages(
                 f"messages for {tag.code} must be an object mapping keys to strings, got {_kind(messages)}",
@@ -86,7 +89,8 @@ class BundleBuilder:
         while self._done < len(self._pending):
             for key, text in self._pending[self._done:self._done + size]:
                 if len(text) > limit:
-                    self._problem(key, f"the message has {len(text)} characters; the limit is {limit} (setting max_message_chars)")
+                    self._problem(key, f"the message has {len(text)} characters; "
+                                       f"the limit is {limit} (setting max_message_chars)")
                     continue
                 try:
                     self._compiled[key] = compile_message(text, rules)
@@ -150,7 +154,7 @@ class BundleBuilder:
         )
 
 
-def compile_bundle(tag: LocaleTag, messages: object, limits: Limits = Limits()) -> Bundle:
+def compile_bundle(tag: LocaleTag, messages: object, limits: Limits = DEFAULT_LIMITS) -> Bundle:
     """Validate and compile `messages` for `tag` in one go (for loaders and tests)."""
     return BundleBuilder(tag, messages, limits).build()
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from parlance_i18n.bundles import Bundle, Limits, compile_bundle
+from parlance_i18n.bundles import DEFAULT_LIMITS, Bundle, Limits, compile_bundle
 from parlance_i18n.errors import I18nError
 from parlance_i18n.fallback import FallbackResolver
 from parlance_i18n.loaders import BUNDLE_SUFFIXES, read_bundle_file
@@ -42,7 +42,7 @@ class Catalog:
     """Startup bundles plus what every session shares: the fallback resolver and the size limits."""
 
     def __init__(self, default_locale: LocaleTag, fallbacks: Mapping[str, list[LocaleTag]] | None = None,
-                 limits: Limits = Limits()) -> None:
+                 limits: Limits = DEFAULT_LIMITS) -> None:
         self.resolver = FallbackResolver(default_locale, fallbacks)
         self.limits = limits
         self._bundles: dict[str, Bundle] = {}

@@ -65,7 +65,8 @@ class LocaleSummary:
     coverage: float | None
 
 
-def check_locales(translator: Translator, codes: list[str] | None = None, limit: int = 100) -> tuple[str | None, list[LocaleReport]]:
+def check_locales(translator: Translator, codes: list[str] | None = None,
+                  limit: int = 100) -> tuple[str | None, list[LocaleReport]]:
     """(reference bundle code or None, a report per locale); lists are cut to `limit` entries each."""
     reference = translator.find_bundle(translator.default_locale)
     bundles = translator.bundles
@@ -93,7 +94,8 @@ def summarize_locales(translator: Translator) -> list[LocaleSummary]:
     return summaries
 
 
-def _report(translator: Translator, code: str, bundle: Bundle | None, reference: Bundle | None, limit: int) -> LocaleReport:
+def _report(translator: Translator, code: str, bundle: Bundle | None, reference: Bundle | None,
+            limit: int) -> LocaleReport:
     messages = bundle.messages if bundle else {}
     if reference is None:
         return LocaleReport(code, len(messages), None, plural_gaps=_plural_gaps(bundle, limit))

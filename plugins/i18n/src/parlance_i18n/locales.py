@@ -161,6 +161,7 @@ def display_name(tag: LocaleTag) -> str | None:
     language = english.languages.get(tag.language)
     if language is None:
         return None
-    details = [name for name in (english.scripts.get(tag.script or ""), english.territories.get(tag.region or "")) if name]
+    names = (english.scripts.get(tag.script or ""), english.territories.get(tag.region or ""))
+    details = [name for name in names if name]
     details += list(tag.variants)
     return f"{language} ({', '.join(details)})" if details else language

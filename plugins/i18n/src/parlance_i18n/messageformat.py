@@ -80,7 +80,8 @@ def compile_message(text: str, rules: PluralRules) -> Message:
         return _literal(text.replace("''", "'") if "''" in text else text, text)
     if "'" not in text and _NAMES_ONLY.fullmatch(text):  # the common shape, without the full parser
         pieces = _NAME_TOKEN.split(text)  # text, name, text, name, ..., text
-        parts = tuple(piece if i % 2 == 0 else Argument(piece, "{" + piece + "}") for i, piece in enumerate(pieces) if piece or i % 2)
+        parts = tuple(piece if i % 2 == 0 else Argument(piece, "{" + piece + "}")
+                      for i, piece in enumerate(pieces) if piece or i % 2)
         return Message(text, _simple_renderer(parts), frozenset(pieces[1::2]))
     parts = parse(text)
     arguments: set[str] = set()

@@ -84,7 +84,9 @@ def parse_po(text: str) -> list[PoEntry]:
             continue
         match = _KEYWORD.match(line)
         if match is None:
-            raise PoSyntaxError(f"expected msgctxt, msgid, msgid_plural, msgstr or a quoted string, got {line[:30]!r}", number)
+            raise PoSyntaxError(
+                f"expected msgctxt, msgid, msgid_plural, msgstr or a quoted string, got {line[:30]!r}", number
+            )
         keyword, index, rest = match[1], match[2], match[3]
         if keyword in ("msgctxt", "msgid") and entry.msgstr:
             finish()

@@ -32,8 +32,12 @@ class I18nSettings(BaseModel):
         default_factory=dict,
         description='Extra lookup steps per locale, e.g. {"pt-BR": ["pt-PT"]}; the key "default" ends every chain.',
     )
-    bundle_dirs: list[Path] = Field(default_factory=list, description="Directories of <locale>.json / <locale>.po files.")
-    max_output_chars: int = Field(default=10_000, ge=16, le=10_000_000, description="Rendered messages are cut at this length.")
+    bundle_dirs: list[Path] = Field(
+        default_factory=list, description="Directories of <locale>.json / <locale>.po files."
+    )
+    max_output_chars: int = Field(
+        default=10_000, ge=16, le=10_000_000, description="Rendered messages are cut at this length."
+    )
     max_message_chars: int = Field(default=10_000, ge=16, le=1_000_000, description="Longest accepted message.")
     max_messages: int = Field(default=100_000, ge=1, le=10_000_000, description="Most messages in one bundle.")
 

@@ -88,7 +88,9 @@ class CheckInput(BaseModel):
 
 class CheckOutput(BaseModel):
     default_locale: str
-    reference_locale: str | None = Field(description="The bundle checked against (None when the default locale has none).")
+    reference_locale: str | None = Field(
+        description="The bundle checked against (None when the default locale has none)."
+    )
     locales: list[LocaleReport]
 
 

@@ -78,7 +78,8 @@ class Translator:
                 "or configure [packs.i18n] bundle_dirs in parlance.toml"
             )
         bundles = self._bundles
-        route = (requested.code, tuple((bundles[code].messages, code, fallback) for code, fallback in chain if code in bundles))
+        steps = tuple((bundles[code].messages, code, fallback) for code, fallback in chain if code in bundles)
+        route = (requested.code, steps)
         if len(self._routes) >= _ROUTE_CACHE_LIMIT:
             self._routes.clear()
         self._routes[locale] = route
