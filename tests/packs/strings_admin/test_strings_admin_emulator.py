@@ -140,3 +140,9 @@ def test_the_listening_socket_gets_tcp_nodelay_connections() -> None:
 
     with bind("127.0.0.1", 0) as sock:
         assert sock.proto == socket.IPPROTO_TCP
+
+
+def test_oversized_bodies_are_413(emulator: Any, http: httpx.Client) -> None:
+    reply = http.post(f"{emulator.root}keys/checkout", json={"key": "k", "value": "v" * 1_100_000})
+    assert reply.status_code == 413
+    assert emulator.store.list_keys() == []

@@ -25,7 +25,8 @@ async def test_downstream_status_and_latency_are_logged_without_arguments(
     from parlance_strings_admin.emulator import Scope
 
     emulator.store.add_scopes([Scope(SCOPE, False)])
-    caplog.set_level(logging.DEBUG)  # everything, including httpx's own request lines
+    caplog.set_level(logging.DEBUG)  # everything, including httpx's own request lines, even if an
+    caplog.set_level(logging.DEBUG, logger="httpx")  # earlier test's CLI run quietened httpx
     async with connect_pack(emulator.host_url) as client:
         assert not (await client.call_tool(CREATE_KEY, {"key": KEY, "value": VALUE, "scopeValue": SCOPE})).is_error
         assert (await client.call_tool(CREATE_KEY, {"key": KEY, "value": VALUE, "scopeValue": SCOPE})).is_error

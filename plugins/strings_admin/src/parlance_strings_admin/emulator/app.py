@@ -63,9 +63,11 @@ def create_app(store: StringsStore, base_path: str = DEFAULT_BASE_PATH) -> Starl
 
 
 async def _add_key(request: Request, store: StringsStore, scope: str) -> Response:
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        return _error(413, f"the body is larger than {MAX_BODY_BYTES} bytes")
+    body = b""
+    async for chunk in request.stream():  # stop reading at the cap instead of buffering it all
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            return _error(413, f"the body is larger than {MAX_BODY_BYTES} bytes")
     try:
         data = json.loads(body)
     except ValueError:
