@@ -9,8 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from parlance_strings_admin.emulator.server import bind, default_db_path, serve_forever, service_url
-from parlance_strings_admin.emulator.store import Scope, StringsStore
+from parlance_strings_admin.emulator.store import Scope, StringsStore, default_db_path
 from parlance_strings_admin.settings import DEFAULT_BASE_PATH, normalize_base_path
 
 __all__ = ["configure", "parse_scope", "run"]
@@ -56,6 +55,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: uvicorn is needed to serve, not to build `parlance --help`.
+    from parlance_strings_admin.emulator.server import bind, serve_forever, service_url
+
     db_path = args.db or default_db_path()
     store = StringsStore(db_path)
     store.add_scopes(args.scope)

@@ -6,7 +6,6 @@ and the caller learns it without racing anyone for it.
 
 from __future__ import annotations
 
-import os
 import socket
 import threading
 import time
@@ -21,7 +20,7 @@ from parlance_strings_admin.emulator.app import create_app
 from parlance_strings_admin.emulator.store import Scope, StringsStore
 from parlance_strings_admin.settings import DEFAULT_BASE_PATH, normalize_base_path
 
-__all__ = ["RunningEmulator", "bind", "default_db_path", "emulator_thread", "serve_forever", "service_url"]
+__all__ = ["RunningEmulator", "bind", "emulator_thread", "serve_forever", "service_url"]
 
 STARTUP_TIMEOUT_S = 10.0
 
@@ -36,11 +35,6 @@ class RunningEmulator:
     @property
     def root(self) -> str:
         return f"{self.host_url}{self.base_path}"
-
-
-def default_db_path() -> Path:
-    data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(data_home) / "parlance" / "strings-admin-emulator.sqlite3"
 
 
 def bind(host: str, port: int) -> socket.socket:

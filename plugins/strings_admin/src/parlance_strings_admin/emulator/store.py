@@ -9,13 +9,14 @@ exactly one succeeds. WAL lets readers proceed while a writer commits.
 from __future__ import annotations
 
 import enum
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["AddKeyOutcome", "Scope", "StringsStore", "StoredKey"]
+__all__ = ["AddKeyOutcome", "Scope", "StoredKey", "StringsStore", "default_db_path"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS scopes (
@@ -30,6 +31,12 @@ CREATE TABLE IF NOT EXISTS keys (
     PRIMARY KEY (scope, key)
 );
 """
+
+
+def default_db_path() -> Path:
+    """Where `parlance strings-admin emulator` keeps its data unless told otherwise."""
+    data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(data_home) / "parlance" / "strings-admin-emulator.sqlite3"
 
 
 @dataclass(frozen=True)
