@@ -146,8 +146,9 @@ def _service_message(body: str) -> str:
         parsed = json.loads(body)
     except ValueError:
         parsed = None
-    if isinstance(parsed, dict) and isinstance(parsed.get("message"), str) and parsed["message"]:
-        return parsed["message"]
+    message = parsed.get("message") if isinstance(parsed, dict) else None
+    if isinstance(message, str) and message:
+        return message
     return body[:200] or "(empty body)"
 
 
