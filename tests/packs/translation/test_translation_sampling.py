@@ -279,7 +279,9 @@ async def test_auto_without_sampling_capability_is_baseline_with_refinement_prom
         "mode": "local", "provider": "parlance", "model": "baseline-heuristics-0.1"}
     assert meta["refinement_prompt"]["system"] == SYSTEM_PROMPT
     assert meta["prompt_sha256"] == prompt_hash(meta["refinement_prompt"]["user"])
-    assert "model_output" in result.content[0].text and meta["refinement_prompt"]["user"] in result.content[0].text
+    text = result.content[0].text
+    assert "model_output" in text and "refinement_prompt" in text and meta["prompt_sha256"][:12] in text
+    assert json.loads(text.split("\n\n")[0]) == result.structured_content
 
 
 @pytest.mark.parametrize(("tool", "args", "reply"), CALLS, ids=[c[0] for c in CALLS])
@@ -295,3 +297,14 @@ async def test_model_output_round_trip(translation_client, translation_meta, con
         assert result.structured_content["model_provenance"] == {"mode": "unknown", "provider": "unknown",
                                                                  "model": "unknown"}
     assert as_text.structured_content == as_object.structured_content
+
+
+async def test_long_transcripts_get_a_prompt_template_not_an_echo(translation_client, translation_meta) -> None:
+    transcript = TRANSCRIPT * 200  # ~40,000 characters
+    async with translation_client() as client:
+        result = await client.call_tool("brief_meeting", {"transcript": transcript, "me": "Thomas"})
+    prompt = translation_meta(result)["refinement_prompt"]
+    assert "user" not in prompt and transcript not in prompt["user_template"]
+    assert prompt["user_template"].count("{{transcript}}") == 1
+    filled = prompt["user_template"].replace("{{transcript}}", transcript)
+    assert prompt_hash(filled) == translation_meta(result)["prompt_sha256"]

@@ -46,6 +46,7 @@ class Prepared:
     facts: Facts
     template: Template
     user_prompt: str
+    values: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     signals: list[dict[str, str]] = field(default_factory=list)
 
@@ -64,6 +65,16 @@ class Prepared:
     @property
     def max_tokens(self) -> int:
         return MAX_TOKENS[self.tool]
+
+    @property
+    def source_field(self) -> str:
+        """The argument holding the material analysed ("text" or "transcript")."""
+        return "transcript" if self.tool == "brief_meeting" else "text"
+
+    def user_template(self) -> str:
+        """The prompt with every value filled in except the source material, left as `{{text}}` or
+        `{{transcript}}` (rendering is one pass, so the placeholder survives as written)."""
+        return self.template.render({**self.values, self.source_field: "{{" + self.source_field + "}}"})
 
 
 def prompt_hash(user_prompt: str) -> str:
@@ -128,4 +139,4 @@ def prepare(tool: str, args: Any) -> Prepared:
         raise KeyError(tool)
 
     return Prepared(tool=tool, args=args, facts=facts, template=template, user_prompt=template.render(values),
-                    notes=notes, signals=signals)
+                    values=values, notes=notes, signals=signals)

@@ -29,7 +29,24 @@ def _output_schema(tool: str) -> str:
     schema = OUTPUT_MODELS[tool].model_json_schema(mode="serialization")
     # Inline $defs: several MCP clients resolve $ref poorly, and the contract models are not recursive.
     defs = schema.pop("$defs", {})
-    return json.dumps(_inline(schema, defs), sort_keys=True, ensure_ascii=False)
+    return json.dumps(_nullable_types(_inline(schema, defs)), sort_keys=True, ensure_ascii=False)
+
+
+def _nullable_types(node: Any) -> Any:
+    """`anyOf: [{type: X, ...}, {type: null}]` -> `{type: [X, "null"], ...}`: the contract's own spelling,
+    equivalent, and several times cheaper for clients that validate every result (jsonschema)."""
+    if isinstance(node, list):
+        return [_nullable_types(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _nullable_types(value) for key, value in node.items()}
+    branches = node.get("anyOf")
+    if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
+        other = next(branch for branch in branches if branch != {"type": "null"})
+        if isinstance(other.get("type"), str) and "anyOf" not in other:
+            rest = {key: value for key, value in node.items() if key != "anyOf"}
+            return {**other, **rest, "type": [other["type"], "null"]}
+    return node
 
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:

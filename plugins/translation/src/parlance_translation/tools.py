@@ -27,7 +27,7 @@ from parlance_translation.templates import Source, resolve_lexicon
 
 META_KEY = "parlance/translation"
 PROGRESS_THRESHOLD = 20_000  # transcripts longer than this report progress
-PROMPT_IN_TEXT_MAX = 12_000  # longer refinement prompts stay in _meta only
+REFINEMENT_INLINE_MAX = 20_000  # longer prompts are returned as a template, not with the input echoed back
 
 
 async def run(tool: str, args: Any, ctx: ToolContext) -> ToolResult[Any]:
@@ -78,13 +78,7 @@ async def run(tool: str, args: Any, ctx: ToolContext) -> ToolResult[Any]:
                     origin="baseline")
     meta["lexicons"] = [source.as_meta() for source in lexicons]
     meta.update(extra)
-    meta["refinement_prompt"] = {
-        "system": prepared.system_prompt,
-        "user": prepared.user_prompt,
-        "max_tokens": prepared.max_tokens,
-        "how_to_use": f"Run this prompt with your model, then call {tool} again with the same arguments plus "
-        "model_output=<the model's JSON reply>; the server validates it like a sampled reply.",
-    }
+    meta["refinement_prompt"] = _refinement_prompt(prepared)
     return _result(prepared, done, "baseline", meta)
 
 
@@ -145,19 +139,33 @@ def _result(prepared: Prepared, done: Finalized, origin: Origin, meta: dict[str,
     return ToolResult(done.output, text=text, meta={META_KEY: meta})
 
 
-def _baseline_text(prepared: Prepared, done: Finalized) -> str:
-    body = json.dumps(done.output.model_dump(mode="json"), ensure_ascii=False)
-    lines = [
-        body,
-        "",
-        f"This is a baseline result from deterministic heuristics (no model ran; template "
-        f"{prepared.tool} v{prepared.template.version}, prompt sha256 {prepared.prompt_sha256[:12]}).",
-        f"To refine it, run the prompt below with your own model and call {prepared.tool} again with the same "
-        "arguments plus model_output=<the JSON reply>. The server validates the reply against the contract.",
-    ]
-    if len(prepared.user_prompt) <= PROMPT_IN_TEXT_MAX:
-        lines += ["", "--- system ---", prepared.system_prompt, "--- prompt ---", prepared.user_prompt]
+def _refinement_prompt(prepared: Prepared) -> dict[str, Any]:
+    """The prompt for the caller's own model. Past REFINEMENT_INLINE_MAX characters (long transcripts)
+    the source material is not echoed back: `user_template` keeps its placeholder for the caller to fill
+    with the argument it already holds."""
+    prompt: dict[str, Any] = {"system": prepared.system_prompt, "max_tokens": prepared.max_tokens}
+    field = prepared.source_field
+    if len(prepared.user_prompt) <= REFINEMENT_INLINE_MAX:
+        prompt["user"] = prepared.user_prompt
+        fill = ""
     else:
-        lines.append(f"The prompt ({len(prepared.user_prompt)} characters) is in _meta['{META_KEY}'].refinement_prompt; "
-                     "it repeats your arguments inside the task described by the template.")
-    return "\n".join(lines)
+        prompt["user_template"] = prepared.user_template()
+        prompt["fill"] = {field: f"the `{field}` argument of this call, verbatim"}
+        fill = f" (first replace {{{{{field}}}}} in user_template with your `{field}` argument)"
+    prompt["how_to_use"] = (
+        f"Run this prompt with your model{fill}, then call {prepared.tool} again with the same arguments plus "
+        "model_output=<the model's JSON reply>; the server validates it like a sampled reply."
+    )
+    return prompt
+
+
+def _baseline_text(prepared: Prepared, done: Finalized) -> str:
+    """The result as JSON, then a summary of the refinement prompt (the prompt itself is in _meta)."""
+    body = json.dumps(done.output.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    return (
+        f"{body}\n\nBaseline result from deterministic heuristics (no model ran). Refinement prompt: template "
+        f"{prepared.tool} v{prepared.template.version}, {len(prepared.user_prompt):,} characters, sha256 "
+        f"{prepared.prompt_sha256[:12]}, in _meta[\"{META_KEY}\"].refinement_prompt. Run it with "
+        f"your model, then call {prepared.tool} again with the same arguments plus model_output=<the JSON reply>; "
+        "the server validates it against the contract like a sampled reply."
+    )
