@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 import anyio
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from anyio.streams.memory import MemoryObjectSendStream
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
@@ -27,37 +27,64 @@ async def serve_stdio(server: Server[Any]) -> None:
         # which would be flushed at exit, after fd 1 is restored to the wire. Send it to stderr instead
         # (inside the block: stdio_server() finds the wire through sys.stdout).
         with contextlib.redirect_stdout(sys.stderr):
-            checked_send, checked_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-            async with anyio.create_task_group() as tasks:
-                tasks.start_soon(_answer_unreadable_lines, read_stream, checked_send, write_stream)
-                await server.run(checked_receive, write_stream, server.create_initialization_options())
-                tasks.cancel_scope.cancel()
+            incoming = _AnsweringReceiveStream(read_stream, write_stream)
+            await server.run(incoming, write_stream, server.create_initialization_options())
 
 
-async def _answer_unreadable_lines(
-    incoming: MemoryObjectReceiveStream[SessionMessage | Exception],
-    forward: MemoryObjectSendStream[SessionMessage | Exception],
-    replies: MemoryObjectSendStream[SessionMessage],
-) -> None:
-    """Pass messages through; answer a line that is not JSON-RPC with an error, as JSON-RPC requires.
+class _AnsweringReceiveStream:
+    """The stdio read stream, answering each line that is not JSON-RPC with an error, as JSON-RPC requires.
 
     The SDK hands such lines to the server as exceptions and drops them, so the client would wait
-    forever for an answer. The line itself is never logged: it may hold a user's text.
+    forever for an answer. The check runs inline in `receive()` (no extra task or stream on the hot
+    path). The line itself is never logged: it may hold a user's text.
     """
-    async with forward:
-        async for item in incoming:
+
+    def __init__(self, inner: Any, replies: MemoryObjectSendStream[SessionMessage]) -> None:
+        self._inner = inner
+        self._replies = replies
+
+    @property
+    def last_context(self) -> Any:  # the SDK reads the sender's contextvars snapshot from here
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> SessionMessage:
+        while True:
+            item = await self._inner.receive()
             if not isinstance(item, Exception):
-                await forward.send(item)
-                continue
-            errors = item.errors() if isinstance(item, ValidationError) else []
-            if errors and isinstance(errors[0].get("input"), str) and not errors[0]["input"].strip():
-                continue  # a blank line is not a message; some clients send them between messages
-            is_json = bool(errors) and all(e["type"] != "json_invalid" for e in errors)
-            code, message = (INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message") if is_json else \
-                (PARSE_ERROR, "Parse error: the line is not valid JSON")
-            logger.warning("stdio.unreadable_line", extra={"code": code})
-            reply = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=message))
-            await replies.send(SessionMessage(reply))
+                return item
+            await self._answer(item)
+
+    async def _answer(self, problem: Exception) -> None:
+        errors = problem.errors() if isinstance(problem, ValidationError) else []
+        if errors and isinstance(errors[0].get("input"), str) and not errors[0]["input"].strip():
+            return  # a blank line is not a message; some clients send them between messages
+        is_json = bool(errors) and all(e["type"] != "json_invalid" for e in errors)
+        code, message = (INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message") if is_json else \
+            (PARSE_ERROR, "Parse error: the line is not valid JSON")
+        logger.warning("stdio.unreadable_line", extra={"code": code})
+        reply = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=message))
+        await self._replies.send(SessionMessage(reply))
+
+    def __aiter__(self) -> _AnsweringReceiveStream:
+        return self
+
+    async def __anext__(self) -> SessionMessage:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _AnsweringReceiveStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
 async def serve_http(server: Server[Any], *, bind: str, port: int) -> None:
