@@ -37,7 +37,8 @@ async def connect(
 
     `packs`: {name: plugin object} to register directly, a list of installed pack names to load by
     entry point, or None for every installed pack the config enables. `config` is a parsed
-    parlance.toml as a dict. Other keywords go to `mcp.Client` (sampling_callback, logging_callback, ...).
+    parlance.toml as a dict; without a `[language_packs]` table the host sees no language packs.
+    Other keywords go to `mcp.Client` (sampling_callback, logging_callback, ...).
     """
     from mcp import Client
 
@@ -47,6 +48,8 @@ async def connect(
     from parlance.server import build_server
 
     raw = dict(config or {})
+    # Hermetic by default: no language packs from the working directory or installed distributions.
+    raw.setdefault("language_packs", {"paths": [], "autoload": False})
     plugins: dict[str, Any] | None
     if packs is None:
         plugins = None
@@ -72,7 +75,8 @@ def stdio_server_params(
     """`mcp.StdioServerParameters` that run `parlance serve` in a subprocess with this interpreter.
 
     The child inherits PATH and HOME, plus `env`; PARLANCE_CONFIG is cleared so only `config_path`
-    (or none) applies.
+    (or none) applies. It runs in `cwd`, by default the config file's folder, so `./parlance.toml`
+    and `./language_packs` of the caller's working directory do not leak in.
     """
     from mcp import StdioServerParameters
 
@@ -81,6 +85,8 @@ def stdio_server_params(
         args += ["--config", str(Path(config_path))]
     child_env = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT"}}
     child_env.update(env or {})
+    if cwd is None and config_path is not None:
+        cwd = Path(config_path).resolve().parent
     return StdioServerParameters(command=sys.executable, args=args, env=child_env, cwd=str(cwd) if cwd else None)
 
 

@@ -48,9 +48,12 @@ class Catalog:
         self._bundles: dict[str, Bundle] = {}
 
     @classmethod
-    def from_settings(cls, settings: I18nSettings) -> Catalog:
-        """A catalog configured by `settings`, with every `bundle_dirs` entry loaded."""
+    def from_settings(cls, settings: I18nSettings, language_pack_files: Iterable[Path] = ()) -> Catalog:
+        """A catalog configured by `settings`: language packs' bundles first, then every `bundle_dirs`
+        entry, so a project's own bundles win over a language pack's for the same key."""
         catalog = cls(settings.default_tag, settings.fallback_tags, settings.limits)
+        if language_pack_files:
+            catalog.load_bundle_files(language_pack_files)
         for directory in settings.bundle_dirs:
             catalog.load_bundle_dir(directory)
         return catalog

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 from parlance import hookimpl
+from parlance.language_packs import LanguagePacks
 
 from parlance_i18n import tools
 from parlance_i18n.catalog import Catalog
@@ -45,11 +47,13 @@ def parlance_register_resources(register: Callable[..., Any]) -> None:
 
 
 @hookimpl
-def parlance_lifespan(settings: I18nSettings | None) -> contextlib.AbstractAsyncContextManager[Catalog]:
-    return _catalog(settings or I18nSettings())
+def parlance_lifespan(settings: I18nSettings | None,
+                      language_packs: LanguagePacks) -> contextlib.AbstractAsyncContextManager[Catalog]:
+    files = [f for lp in language_packs.all() for f in lp.files("messages", "*.json") + lp.files("messages", "*.po")]
+    return _catalog(settings or I18nSettings(), files)
 
 
 @contextlib.asynccontextmanager
-async def _catalog(settings: I18nSettings) -> AsyncIterator[Catalog]:
+async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> AsyncIterator[Catalog]:
     # Loaded once per server; every session reads it and layers its own bundles on top.
-    yield Catalog.from_settings(settings)
+    yield Catalog.from_settings(settings, language_pack_files)
