@@ -82,7 +82,9 @@ def explicit_ask(text: str) -> str | None:
     else:
         start, end = sentence_start(text, match.start()), sentence_end(text, match.start())
     sentence = _GREETING.sub("", squeeze(text[start:end]))
-    return clip(sentence, 1000) if sentence else None
+    if not sentence:
+        return None
+    return clip(sentence[:1].upper() + sentence[1:], 1000)
 
 
 def analyse(text: str, channel: str, thread_context: list[str], lexicon: Lexicon) -> dict[str, Any]:
