@@ -13,7 +13,7 @@ from parlance.hookspecs import PackSpec
 
 def test_public_names_are_frozen() -> None:
     assert sorted(parlance.__all__) == sorted([
-        "HOST_API", "ArgumentProblem", "ClientInfo", "ConfigError", "PackError", "ParlanceError",
+        "HOST_API", "ArgumentProblem", "ClientInfo", "ConfigError", "DemoStep", "PackError", "ParlanceError",
         "PromptMessage", "Sampled", "SamplingFailed", "SamplingMessage", "SamplingUnavailable",
         "ToolContext", "ToolError", "ToolNameCollision", "ToolResult", "__version__", "hookimpl",
     ])
@@ -29,6 +29,7 @@ def test_hooks_are_frozen_and_documented() -> None:
         "parlance_register_resources": ["register", "settings", "language_packs"],
         "parlance_lifespan": ["settings", "language_packs"],
         "parlance_register_commands": ["register"],
+        "parlance_register_demo": ["register"],
     }
     assert all(inspect.getdoc(getattr(PackSpec, name)) for name in hooks)
 

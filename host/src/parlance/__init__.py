@@ -19,6 +19,7 @@ from parlance.hookspecs import hookimpl
 from parlance.types import (
     ArgumentProblem,
     ClientInfo,
+    DemoStep,
     PromptMessage,
     Sampled,
     SamplingMessage,
@@ -35,6 +36,7 @@ __all__ = [
     "ArgumentProblem",
     "ClientInfo",
     "ConfigError",
+    "DemoStep",
     "PackError",
     "ParlanceError",
     "PromptMessage",

@@ -24,7 +24,7 @@ from parlance.types import ClientInfo, Command, Sampled, SamplingMessage
 
 __all__ = ["main"]
 
-BUILTINS = ("serve", "packs", "tools", "call", "config", "client-config", "language-packs")
+BUILTINS = ("serve", "packs", "tools", "call", "config", "client-config", "language-packs", "demo")
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 
 
@@ -97,6 +97,10 @@ def _build_parser(commands: list[Command]) -> argparse.ArgumentParser:
     config = add("config", "Check the configuration, or show the effective one with secrets masked.", _config)
     config.add_argument("action", choices=["check", "show"])
     config.add_argument("--json", action="store_true", help="machine-readable output")
+
+    demo = add("demo", "Walk through every installed pack over a real MCP connection (embedded defaults, "
+                       "loopback only; cleans up after itself).", _demo)
+    demo.add_argument("--json", action="store_true", help="a machine-readable transcript")
 
     lang = add("language-packs", "List language packs: where they were found, their state and what they override.",
                _language_packs)
@@ -267,6 +271,12 @@ def _call(args: argparse.Namespace, config: Config) -> int:
     else:
         _print_json(outcome.structured)
     return EXIT_TOOL_ERROR if outcome.is_error else EXIT_OK
+
+
+def _demo(args: argparse.Namespace, config: Config) -> int:
+    from parlance.demo import run_demo
+
+    return run_demo(as_json=args.json)
 
 
 def _language_packs(args: argparse.Namespace, config: Config) -> int:

@@ -21,7 +21,7 @@ import pluggy
 from pydantic import BaseModel
 
 from parlance.language_packs import LanguagePacks
-from parlance.types import RegisterCommand, RegisterPrompt, RegisterResource, RegisterTool
+from parlance.types import RegisterCommand, RegisterDemo, RegisterPrompt, RegisterResource, RegisterTool
 
 PROJECT = "parlance"
 
@@ -83,6 +83,15 @@ class PackSpec:
     @hookspec
     def parlance_register_commands(self, register: RegisterCommand) -> None:
         """Add `parlance <name> ...` subcommands: `register(name, help=..., configure=..., run=...)`."""
+
+    @hookspec
+    def parlance_register_demo(self, register: RegisterDemo) -> None:
+        """Contribute a section to `parlance demo`: `register(title=..., steps=[DemoStep(...)], setup=...)`.
+
+        `setup`, when given, is called before the server starts and returns a context manager that
+        yields settings for this pack's `[packs.<name>]` table (e.g. the address of a local service it
+        started); it is exited when the demo ends. Steps run in order through a real MCP client.
+        """
 
 
 __all__ = ["PROJECT", "PackSpec", "hookimpl", "hookspec"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
@@ -92,6 +93,21 @@ class Command:
     pack: str = field(default="", compare=False)
 
 
+@dataclass(frozen=True)
+class DemoStep:
+    """One call in `parlance demo`: what it shows, the tool, its arguments, and what to expect.
+
+    `show_meta` names a key of the result's `_meta` whose text the transcript excerpts (e.g. a
+    rendered prompt); `expect_error` marks a step that demonstrates an error result.
+    """
+
+    title: str
+    tool: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    expect_error: bool = False
+    show_meta: str | None = None
+
+
 class RegisterTool(Protocol):
     def __call__(
         self,
@@ -142,4 +158,14 @@ class RegisterCommand(Protocol):
         help: str,
         configure: Callable[[argparse.ArgumentParser], None],
         run: Callable[[argparse.Namespace], int | None],
+    ) -> None: ...
+
+
+class RegisterDemo(Protocol):
+    def __call__(
+        self,
+        *,
+        title: str,
+        steps: list[DemoStep],
+        setup: Callable[[], AbstractContextManager[dict[str, Any]]] | None = None,
     ) -> None: ...

@@ -13,7 +13,7 @@ from typing import Any
 from parlance import hookimpl
 from parlance.language_packs import LanguagePacks
 
-from parlance_i18n import tools
+from parlance_i18n import demo, tools
 from parlance_i18n.catalog import Catalog
 from parlance_i18n.settings import I18nSettings
 
@@ -57,3 +57,8 @@ def parlance_lifespan(settings: I18nSettings | None,
 async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> AsyncIterator[Catalog]:
     # Loaded once per server; every session reads it and layers its own bundles on top.
     yield Catalog.from_settings(settings, language_pack_files)
+
+
+@hookimpl
+def parlance_register_demo(register: Callable[..., Any]) -> None:
+    register(title=demo.TITLE, steps=demo.STEPS)

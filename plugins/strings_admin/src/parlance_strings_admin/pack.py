@@ -5,8 +5,8 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 
 from parlance import hookimpl
-from parlance.types import RegisterCommand, RegisterTool
-from parlance_strings_admin import tools
+from parlance.types import RegisterCommand, RegisterDemo, RegisterTool
+from parlance_strings_admin import demo, tools
 from parlance_strings_admin.client import StringsAdminClient, open_client
 from parlance_strings_admin.emulator import command
 from parlance_strings_admin.settings import StringsAdminSettings, resolve_endpoint
@@ -67,3 +67,8 @@ def parlance_register_commands(register: RegisterCommand) -> None:
     )
 
 
+
+
+@hookimpl
+def parlance_register_demo(register: RegisterDemo) -> None:
+    register(title=demo.TITLE, steps=demo.STEPS, setup=demo.emulator_settings)

@@ -1,0 +1,45 @@
+"""`parlance demo`, run as a user runs it: it succeeds, covers every pack, and leaves nothing behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def _run_demo(*args: str, tmp: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    env.pop("PARLANCE_CONFIG", None)
+    return subprocess.run([sys.executable, "-m", "parlance", "demo", *args], capture_output=True, text=True,
+                          env=env, cwd=tmp, timeout=300)
+
+
+def test_demo_json_transcript_covers_every_pack_and_cleans_up(tmp_path: Path) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    proc = _run_demo("--json", tmp=scratch)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    transcript = json.loads(proc.stdout)
+    assert transcript["ok"] is True
+    assert transcript["server"]["protocolVersion"] == "2025-11-25"
+    packs = {step["pack"] for step in transcript["steps"]}
+    assert {"i18n", "strings_admin"} <= packs
+    assert all(step["isError"] == step["expectedError"] for step in transcript["steps"])
+    duplicate = next(s for s in transcript["steps"] if s["title"].startswith("Create the same key"))
+    assert duplicate["structuredContent"]["code"] == "invalid_request"
+    assert list(scratch.iterdir()) == []  # temporary config, database and logs are gone
+
+
+def test_demo_text_transcript(tmp_path: Path) -> None:
+    proc = _run_demo(tmp=tmp_path)
+    assert proc.returncode == 0
+    out = proc.stdout
+    assert "Connected: parlance over stdio, MCP 2025-11-25" in out
+    assert "call   i18n_translate" in out and " ms  ok" in out
+    assert "All steps went as expected" in out
+    assert "UNEXPECTED" not in out
+    hosts = {line.split("http://")[1].split(":")[0] for line in out.splitlines() if "http://" in line}
+    assert hosts == {"127.0.0.1"}  # the demo talks to loopback only
