@@ -23,8 +23,9 @@ from parlance.testing import connect
 
 ERAS = {"legacy": "2025-11-25", "auto": "2026-07-28"}
 TOOLS = ("translate_incoming", "check_tone", "rewrite_outgoing", "brief_meeting")
-CONTRACT_DIR = Path(os.environ.get("PARLANCE_TRANSLATION_CONTRACT",
-                                   "/work/shared/reference/translation-contract-v0.1.0"))
+# The project's shared/ folder sits beside the clone (on developers' machines and in CI alike).
+_BESIDE_THE_CLONE = Path(__file__).resolve().parents[3].parent / "shared" / "reference" / "translation-contract-v0.1.0"
+CONTRACT_DIR = Path(os.environ.get("PARLANCE_TRANSLATION_CONTRACT", _BESIDE_THE_CLONE))
 
 
 @pytest.fixture
@@ -45,7 +46,10 @@ def _require_contract() -> None:
     # Skip at fixture setup: a skip raised inside an async test's task group would reach pytest wrapped
     # in an ExceptionGroup.
     if not all((CONTRACT_DIR / f"{tool}.schema.json").exists() for tool in TOOLS):
-        pytest.skip(f"contract files not found in {CONTRACT_DIR} (set PARLANCE_TRANSLATION_CONTRACT)")
+        message = f"contract files not found in {CONTRACT_DIR} (set PARLANCE_TRANSLATION_CONTRACT)"
+        if os.environ.get("CI"):  # CI always has shared/ beside the clone: a missing contract is a failure
+            pytest.fail(message)
+        pytest.skip(message)
 
 
 @pytest.fixture(scope="session")
