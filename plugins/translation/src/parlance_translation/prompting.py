@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlance import ToolError
+from parlance.language_packs import LanguagePacks
 
 from parlance_translation import errors, inputs
 from parlance_translation.heuristics.tone import register_targets
@@ -86,9 +87,13 @@ def _quoted_lines(items: list[str]) -> str:
     return "\n".join(f"{n}. {json.dumps(item, ensure_ascii=False)}" for n, item in enumerate(items, 1)) or "(none)"
 
 
-def prepare(tool: str, args: Any) -> Prepared:
-    """Normalise `args` (contract truncation), resolve the template, render the prompt."""
-    template = resolve(tool, args.target_language)
+def prepare(tool: str, args: Any, packs: LanguagePacks | None = None) -> Prepared:
+    """Normalise `args` (contract truncation), resolve the template, render the prompt.
+
+    `packs` are the language packs the host offers (`ctx.language_packs`); without them only the
+    English base files are used (the eval corpus is recorded against those).
+    """
+    template = resolve(tool, args.target_language, packs)
     notes: list[str] = []
     signals: list[dict[str, str]] = []
     schema = reply_schema_text(tool)
@@ -114,7 +119,7 @@ def prepare(tool: str, args: Any) -> Prepared:
         target = args.target_register
         facts = Facts(
             tool=tool, source_text=args.text, baseline_count=len(baseline),
-            target_axes=register_targets(resolve_lexicon("tone", args.target_language), target) if target else None,
+            target_axes=register_targets(resolve_lexicon("tone", args.target_language, packs), target) if target else None,
         )
         values = {"channel": args.channel or "generic", "target_register": target or "none (describe only)",
                   "baseline_messages": _quoted_lines(baseline), "text": args.text, "output_schema": schema}

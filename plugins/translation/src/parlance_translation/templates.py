@@ -3,13 +3,14 @@
     resolve(tool, language)          -> Template   (prompts/<tool>.md)
     resolve_lexicon(name, language)  -> Lexicon    (lexicons/<name>.toml)
 
-Both take a BCP 47 tag or None and return the data plus `source` (which pack, language, version
-and file it came from), which every result reports in `_meta`. Today only the pack's own English
-base files exist: None and any `en` tag (`en`, `en-US`, `en-IE`, ...) resolve to them; any other
-language raises `LANGUAGE_PACK_MISSING`. When host-side language packs land, this module is the
-only one to change: look up `prompts/translation/<tool>.md` and `lexicons/translation/<name>.toml`
-in the language packs along the BCP 47 fallback chain (de-AT -> de -> base), same file names,
-same placeholders, same lexicon keys.
+Both take a BCP 47 tag or None, and the language packs the host offers this pack
+(`ctx.language_packs`), and return the data plus `source` (which pack, language, version and file
+it came from), which every result reports in `_meta`. Resolution follows BCP 47 lookup through the
+language packs (`de-AT` -> `de`), taking `prompts/translation/<tool>.md` or
+`lexicons/translation/<name>.toml` from the most specific pack that has it, then the pack's own
+base file. No language pack for a non-English tag raises `LANGUAGE_PACK_MISSING`; English tags
+without a pack (`en`, `en-US`) use the base files. An override whose header names another template
+or major version, or that uses a placeholder the base does not have, is skipped with a warning.
 
 Templates are rendered by plain named substitution of `{{name}}` placeholders, in one pass (a value
 that itself contains `{{x}}` is not expanded again); no code runs. The first line of a template is
@@ -19,6 +20,7 @@ its version header: `<!-- template: <tool> v<semver> -->`.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -27,8 +29,11 @@ from importlib import resources
 from typing import Any
 
 from parlance import ToolError
+from parlance.language_packs import LanguagePack, LanguagePacks
 
 from parlance_translation import errors
+
+logger = logging.getLogger(__name__)
 
 PACK = "translation"
 BASE_LANGUAGE = "en"
@@ -74,10 +79,13 @@ class Lexicon:
     source: Source
 
 
-def _base_language(language: str | None) -> str:
-    """Return the language whose files serve `language`, or raise LANGUAGE_PACK_MISSING."""
+def _language_packs_for(language: str | None, packs: LanguagePacks | None) -> list[LanguagePack]:
+    """The language packs serving `language`, most specific first; [] means the English base files.
+
+    Raises LANGUAGE_PACK_MISSING for a tag that is not BCP 47, or a non-English one without a pack.
+    """
     if language is None or not language.strip():
-        return BASE_LANGUAGE
+        return []
     tag = language.strip()
     if not _LANGUAGE_TAG.match(tag):
         raise ToolError(
@@ -86,24 +94,86 @@ def _base_language(language: str | None) -> str:
             "Omit it to use the default English prompts.",
             {"target_language": language},
         )
-    if tag.replace("_", "-").split("-")[0].lower() == BASE_LANGUAGE:
-        return BASE_LANGUAGE
+    serving = packs.for_language(tag) if packs is not None else []
+    if serving or tag.replace("_", "-").split("-")[0].lower() == BASE_LANGUAGE:
+        return serving
+    available = sorted({lang for lp in (packs.all() if packs is not None else []) for lang in lp.languages})
     raise ToolError(
         errors.LANGUAGE_PACK_MISSING,
-        f"no language pack is registered for target_language {language!r}; only English ('en', 'en-*') is "
-        "available. Retry without target_language to use the default English prompts.",
-        {"target_language": language, "available": [BASE_LANGUAGE]},
+        f"no language pack is registered for target_language {language!r}; available: "
+        f"{', '.join([BASE_LANGUAGE, *available])}. Install or drop in a language pack for it, or retry "
+        "without target_language to use the default English prompts.",
+        {"target_language": language, "available": [BASE_LANGUAGE, *available]},
     )
 
 
-def resolve(tool: str, language: str | None = None) -> Template:
+def resolve(tool: str, language: str | None = None, packs: LanguagePacks | None = None) -> Template:
     """The prompt template for `tool` in `language` (None = English base)."""
-    return _load_template(tool, _base_language(language))
+    base = _load_template(tool, BASE_LANGUAGE)
+    for lp in _language_packs_for(language, packs):
+        path = lp.file(f"prompts/{PACK}/{tool}.md")
+        if path is not None:
+            override = _load_override(tool, str(path), lp.name, lp.version or "", _tag(lp, language))
+            if override is not None and _fits(override, base):
+                return override
+    return base
 
 
-def resolve_lexicon(name: str, language: str | None = None) -> Lexicon:
+def resolve_lexicon(name: str, language: str | None = None, packs: LanguagePacks | None = None) -> Lexicon:
     """The heuristics word list `name` in `language` (None = English base)."""
-    return _load_lexicon(name, _base_language(language))
+    base = _load_lexicon(name, BASE_LANGUAGE)
+    for lp in _language_packs_for(language, packs):
+        path = lp.file(f"lexicons/{PACK}/{name}.toml")
+        if path is not None:
+            override = _load_lexicon_file(name, str(path), lp.name, _tag(lp, language))
+            if override is not None and set(override.data) >= set(base.data) - {"meta"}:
+                return override
+            logger.warning("translation.lexicon_override_skipped", extra={"language_pack": lp.name, "lexicon": name})
+    return base
+
+
+def _tag(lp: LanguagePack, requested: str | None) -> str:
+    return lp.languages[0] if lp.languages else (requested or BASE_LANGUAGE)
+
+
+def _fits(override: Template, base: Template) -> bool:
+    """An override must be the same template, the same major version, and need no value the base lacks."""
+    same_major = override.version.split(".")[0] == base.version.split(".")[0]
+    if override.tool == base.tool and same_major and override.placeholders <= base.placeholders:
+        return True
+    logger.warning("translation.template_override_skipped",
+                   extra={"language_pack": override.source.pack, "template": base.tool,
+                          "reason": "header or placeholders differ from the base template"})
+    return False
+
+
+@lru_cache(maxsize=256)
+def _load_override(tool: str, path: str, pack: str, pack_version: str, language: str) -> Template | None:
+    try:
+        text = open(path, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    header, _, body = text.partition("\n")
+    match = _HEADER.match(header)
+    if match is None:
+        return None
+    return Template(
+        tool=match.group("name"),
+        version=match.group("version"),
+        body=body,
+        source=Source(pack=pack, language=language, version=pack_version, path=path),
+        placeholders=frozenset(_PLACEHOLDER.findall(body)),
+    )
+
+
+@lru_cache(maxsize=256)
+def _load_lexicon_file(name: str, path: str, pack: str, language: str) -> Lexicon | None:
+    try:
+        data = tomllib.loads(open(path, encoding="utf-8").read())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    version = str(data.get("meta", {}).get("version", "0.0.0"))
+    return Lexicon(name=name, data=data, source=Source(pack=pack, language=language, version=version, path=path))
 
 
 @lru_cache(maxsize=None)

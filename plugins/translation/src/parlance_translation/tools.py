@@ -33,7 +33,7 @@ REFINEMENT_INLINE_MAX = 20_000  # longer prompts are returned as a template, not
 async def run(tool: str, args: Any, ctx: ToolContext) -> ToolResult[Any]:
     """Handle one call of `tool` (arguments already validated by the host)."""
     settings = ctx.settings if isinstance(ctx.settings, TranslationSettings) else TranslationSettings()
-    prepared = prepare(tool, args)
+    prepared = prepare(tool, args, ctx.language_packs)
     meta: dict[str, Any] = {
         "contract_version": CONTRACT_VERSION,
         "template": {"tool": tool, **prepared.template.source.as_meta()},
@@ -86,19 +86,19 @@ async def _baseline(prepared: Prepared, ctx: ToolContext) -> tuple[dict[str, Any
     """The heuristics' draft for `prepared`, the lexicons it used, and extra `_meta`."""
     args, language = prepared.args, prepared.args.target_language
     if prepared.tool == "translate_incoming":
-        lexicon = resolve_lexicon("ambiguity", language)
+        lexicon = resolve_lexicon("ambiguity", language, ctx.language_packs)
         draft = incoming.analyse(args.text, args.channel or "generic", args.thread_context or [], lexicon)
         return draft, [lexicon.source], {}
     if prepared.tool == "check_tone":
-        lexicon = resolve_lexicon("tone", language)
+        lexicon = resolve_lexicon("tone", language, ctx.language_packs)
         draft = tone.analyse(args.text, args.baseline_messages or [], args.target_register, lexicon)
         return draft, [lexicon.source], {}
     if prepared.tool == "rewrite_outgoing":
-        lexicon = resolve_lexicon("rewrite", language)
+        lexicon = resolve_lexicon("rewrite", language, ctx.language_packs)
         draft = rewrite.rewrite(args.text, args.target_register, list(prepared.facts.preserve_terms),
                                 args.channel or "generic", lexicon)
         return draft, [lexicon.source], {}
-    lexicon = resolve_lexicon("meeting", language)
+    lexicon = resolve_lexicon("meeting", language, ctx.language_packs)
     analysis = meeting.MeetingAnalysis(transcript=args.transcript, me=args.me, speakers=args.speakers or [],
                                        lexicon=lexicon)
     report = len(args.transcript) > PROGRESS_THRESHOLD
