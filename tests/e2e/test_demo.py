@@ -26,7 +26,7 @@ def test_demo_json_transcript_covers_every_pack_and_cleans_up(tmp_path: Path) ->
     assert transcript["ok"] is True
     assert transcript["server"]["protocolVersion"] == "2025-11-25"
     packs = {step["pack"] for step in transcript["steps"]}
-    assert {"i18n", "strings_admin"} <= packs
+    assert packs == {"i18n", "translation", "strings_admin"}
     assert all(step["isError"] == step["expectedError"] for step in transcript["steps"])
     duplicate = next(s for s in transcript["steps"] if s["title"].startswith("Create the same key"))
     assert duplicate["structuredContent"]["code"] == "invalid_request"

@@ -173,8 +173,9 @@ def _print_step(out: TextIO, number: int, ran: _Ran) -> None:
         out.write(f"    result {_short(ran.text, 300)}\n")
     else:
         out.write(f"    result {_short(json.dumps(ran.structured, ensure_ascii=False), 300)}\n")
-    if ran.step.show_meta and ran.meta and ran.meta.get(ran.step.show_meta):
-        excerpt = str(ran.meta[ran.step.show_meta]).strip().splitlines()
+    shown = _dig(ran.meta, ran.step.show_meta) if ran.step.show_meta else None
+    if shown:
+        excerpt = str(shown).strip().splitlines()
         out.write(f"    _meta  {ran.step.show_meta}: {len(excerpt)} lines, starting:\n")
         for line in excerpt[:4]:
             out.write(f"             │ {_short(line, 84)}\n")
@@ -216,6 +217,15 @@ def _as_json(server: dict[str, Any], ran: list[_Ran], failures: list[_Ran]) -> d
             for r in ran
         ],
     }
+
+
+def _dig(value: Any, path: str) -> Any:
+    """`_meta` lookup by a dotted path; keys may contain '/' (e.g. `parlance/translation.refinement_prompt`)."""
+    for key in path.split("."):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
 
 
 def _short(text: str, limit: int) -> str:

@@ -97,8 +97,8 @@ class Command:
 class DemoStep:
     """One call in `parlance demo`: what it shows, the tool, its arguments, and what to expect.
 
-    `show_meta` names a key of the result's `_meta` whose text the transcript excerpts (e.g. a
-    rendered prompt); `expect_error` marks a step that demonstrates an error result.
+    `show_meta` is a dotted path into the result's `_meta` whose text the transcript excerpts (e.g.
+    a rendered prompt); `expect_error` marks a step that demonstrates an error result.
     """
 
     title: str

@@ -6,7 +6,7 @@ from typing import Any
 
 from parlance import ToolContext, ToolResult, hookimpl
 
-from parlance_translation import tools
+from parlance_translation import demo, tools
 from parlance_translation.contract import (
     BriefMeetingOutput,
     CheckToneOutput,
@@ -110,3 +110,8 @@ def parlance_register_commands(register: Any) -> None:
 
     register("eval", help="Run the translation pack's eval corpus (parlance eval translation).",
              configure=command.configure, run=command.run)
+
+
+@hookimpl
+def parlance_register_demo(register: Any) -> None:
+    register(title=demo.TITLE, steps=demo.STEPS, setup=demo.baseline_settings)
