@@ -198,3 +198,23 @@ SOURCES = {
             register(shout, name="shout")
     ''',
 }
+
+
+class LifespanFailsPack:
+    """Its lifespan raises: its tools must answer PACK_UNAVAILABLE while other packs keep serving."""
+
+    async def ping(self, args: NoArgs) -> CountOut:
+        return CountOut(count=1)
+
+    @hookimpl
+    def parlance_register_tools(self, register) -> None:
+        register(self.ping, name="fragile_ping")
+
+    @hookimpl
+    def parlance_lifespan(self):
+        @contextlib.asynccontextmanager
+        async def lifespan() -> AsyncIterator[None]:
+            raise ConnectionError("database at 127.0.0.1:1 refused the connection")
+            yield
+
+        return lifespan()

@@ -198,3 +198,15 @@ async def test_sampling_refused_by_the_client_is_sampling_failed() -> None:
     async with connect({"core": CorePack()}, mode="legacy", sampling_callback=refuse) as client:
         result = await client.call_tool("ask_model", {"text": "x"})
     assert result.structured_content["code"] == "SAMPLING_FAILED"
+
+
+async def test_a_failed_lifespan_makes_only_its_pack_unavailable(mode: str) -> None:
+    from tests.host.packs_for_tests import LifespanFailsPack
+
+    async with connect({"core": CorePack(), "fragile": LifespanFailsPack()}, mode=mode) as client:
+        fragile = await client.call_tool("fragile_ping", {})
+        fine = await client.call_tool("echo", {"text": "x"})
+    assert fragile.is_error is True
+    assert fragile.structured_content["code"] == "PACK_UNAVAILABLE"
+    assert "127.0.0.1" not in fragile.content[0].text  # the reason is in the log, not sent to the client
+    assert fine.structured_content == {"echoed": "x"}

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 from weakref import WeakKeyDictionary
 
+import anyio
+import anyio.abc
 from pydantic import BaseModel, ValidationError
 
 from parlance.config import Config
 from parlance.context import ContextBackend, ToolContext
 from parlance.errors import PackError, ToolError
-from parlance.packs import PackSet, load_packs, strict_mode
+from parlance.packs import PackRecord, PackSet, load_packs, strict_mode
 from parlance.registry import PromptDefinition, ToolDefinition
 from parlance.types import ArgumentProblem, PromptMessage, ToolResult
 
@@ -57,6 +59,10 @@ class Host:
         self.packs = packs
         self.registry = packs.registry
         self._states: dict[str, Any] = {}
+        self._ready: dict[str, anyio.Event] = {}
+        self._unavailable: dict[str, str] = {}
+        self._tasks: anyio.abc.TaskGroup | None = None
+        self._stop = anyio.Event()
         self._sessions: WeakKeyDictionary[object, dict[str, dict[str, Any]]] = WeakKeyDictionary()
 
     @classmethod
@@ -67,21 +73,63 @@ class Host:
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[Host]:
-        """Enter every loaded pack's lifespan; a pack whose lifespan fails is dropped, not fatal."""
-        async with contextlib.AsyncExitStack() as stack:
-            for record in self.packs.loaded():
-                hook = self.packs.hook_for(record, "parlance_lifespan")
-                try:
-                    view = self.packs.language_packs.view(record.name)
-                    managers = [m for m in hook(settings=record.settings, language_packs=view) if m is not None]
-                    self._states[record.name] = await stack.enter_async_context(managers[0]) if managers else None
-                except Exception as exc:
-                    logger.error("pack.lifespan_failed", extra={"pack": record.name}, exc_info=True)
-                    record.state, record.error, record.tools = "failed", f"lifespan failed: {exc.__class__.__name__}: {exc}", []
-                    self.registry.drop_pack(record.name)
-                    if strict_mode():
-                        raise PackError(f"pack {record.name!r}: {record.error}") from None
-            yield self
+        """Serve packs' lifespans for as long as the block runs.
+
+        A pack's lifespan (a connection pool, a catalog) is entered the first time the pack is used
+        — a tool call, a prompt or a resource read — and exited when the block ends. Startup and
+        `tools/list` never wait for one: the work would otherwise sit on the event loop before the
+        first answer. When a lifespan fails, the pack's calls answer PACK_UNAVAILABLE and the rest
+        is served.
+        """
+        self._stop = anyio.Event()
+        raised: BaseException | None = None
+        async with anyio.create_task_group() as tasks:
+            self._tasks = tasks
+            try:
+                yield self
+            except BaseException as exc:  # re-raised below as it was, not wrapped in an ExceptionGroup
+                raised = exc
+            finally:
+                self._stop.set()  # every lifespan exits inside its own task, as anyio requires
+                self._tasks = None
+        if raised is not None:
+            raise raised
+
+    async def _hold_lifespan(self, record: PackRecord, stop: anyio.Event) -> None:
+        ready = self._ready[record.name]
+        try:
+            hook = self.packs.hook_for(record, "parlance_lifespan")
+            view = self.packs.language_packs.view(record.name)
+            managers = [m for m in hook(settings=record.settings, language_packs=view) if m is not None]
+            if not managers:
+                ready.set()
+                return
+            async with managers[0] as state:
+                self._states[record.name] = state
+                ready.set()
+                await stop.wait()
+        except Exception as exc:
+            logger.error("pack.lifespan_failed", extra={"pack": record.name}, exc_info=True)
+            self._unavailable[record.name] = f"{exc.__class__.__name__}: {exc}"
+            record.state, record.error = "failed", f"lifespan failed: {self._unavailable[record.name]}"
+            ready.set()
+            if strict_mode():
+                raise PackError(f"pack {record.name!r}: {record.error}") from None
+
+    async def _wait_for(self, pack: str) -> str | None:
+        """Start `pack`'s lifespan if nothing has yet; wait until it has started.
+
+        Returns why the pack is unavailable, or None when it is ready.
+        """
+        ready = self._ready.get(pack)
+        if ready is None:
+            record = next((r for r in self.packs.records if r.name == pack), None)
+            if record is None or self._tasks is None:  # not serving (no `running()` block): nothing to enter
+                return None
+            ready = self._ready[pack] = anyio.Event()
+            self._tasks.start_soon(self._hold_lifespan, record, self._stop)
+        await ready.wait()
+        return self._unavailable.get(pack)
 
     def session_state(self, session: object, pack: str) -> dict[str, Any]:
         return self._sessions.setdefault(session, {}).setdefault(pack, {})
@@ -113,6 +161,10 @@ class Host:
             args = tool.input_model.model_validate(arguments)
         except ValidationError as exc:
             return _invalid_arguments(tool, exc)
+        unavailable = await self._wait_for(tool.pack)
+        if unavailable is not None:
+            return Outcome.error("PACK_UNAVAILABLE", f"pack {tool.pack!r} failed to start, so {tool.name} cannot run; "
+                                 "the server log has the details", {"pack": tool.pack})
         ctx = self._context(tool.pack, tool.name, backend, session)
         try:
             returned = await (tool.handler(args, ctx) if tool.takes_context else tool.handler(args))
@@ -136,6 +188,8 @@ class Host:
         except ValidationError as exc:
             problem = _problems(exc)[0]
             raise ValueError(f"prompt {name!r}: argument {problem.field!r}: {problem.message}") from None
+        if await self._wait_for(prompt.pack) is not None:
+            raise ValueError(f"pack {prompt.pack!r} failed to start, so prompt {name!r} is unavailable")
         rendered = await prompt.handler(args, self._context(prompt.pack, name, backend, session))
         if isinstance(rendered, str):
             return prompt, [PromptMessage(role="user", text=rendered)]
@@ -146,6 +200,8 @@ class Host:
         if found is None:
             raise UnknownName(f"Unknown resource: {uri}")
         resource, params = found
+        if await self._wait_for(resource.pack) is not None:
+            raise ValueError(f"pack {resource.pack!r} failed to start, so {uri} is unavailable")
         content = await resource.handler(self._context(resource.pack, resource.name, backend, session), **params)
         if content is None:
             raise UnknownName(f"Unknown resource: {uri}")

@@ -71,8 +71,10 @@ class PackSpec:
 
     @hookspec
     def parlance_lifespan(self, settings: Any, language_packs: LanguagePacks) -> AbstractAsyncContextManager[Any] | None:
-        """Return an async context manager entered when the server starts and exited when it stops
-        (e.g. one HTTP client for the server's life). What it yields is `ctx.state` in tools.
+        """Return an async context manager for state that lives as long as the server (e.g. one HTTP
+        client). It is entered the first time a client uses the pack (a tool call, prompt or resource
+        read; `tools/list` never waits for it) and exited when the server stops. What it yields is
+        `ctx.state` in tools. If entering it raises, the pack's calls answer PACK_UNAVAILABLE.
 
         `language_packs` (also on every registration hook and as `ctx.language_packs`) lists the
         language packs usable by this pack: loaded, and written for its `PARLANCE_LANGUAGE_PACK_VERSION`.

@@ -71,8 +71,7 @@ class PackSet:
 
     def hook_for(self, record: PackRecord, hook: str) -> Any:
         """A caller for one hook that reaches only this pack's implementation."""
-        others = [r.plugin for r in self.loaded() if r is not record and r.plugin is not None]
-        return self.manager.subset_hook_caller(hook, remove_plugins=others)
+        return _only(self.manager, record.plugin)(hook)
 
 
 def discover() -> dict[str, EntryPoint]:

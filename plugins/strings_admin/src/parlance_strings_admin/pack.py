@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING
 
 from parlance import hookimpl
 from parlance.types import RegisterCommand, RegisterDemo, RegisterTool
 from parlance_strings_admin import demo, tools
-from parlance_strings_admin.client import StringsAdminClient, open_client
-from parlance_strings_admin.emulator import command
 from parlance_strings_admin.settings import StringsAdminSettings, resolve_endpoint
+
+if TYPE_CHECKING:
+    from parlance_strings_admin.client import StringsAdminClient
 
 PARLANCE_HOST_API = "1.0"
 
@@ -21,7 +23,10 @@ def parlance_declare_settings() -> type[StringsAdminSettings]:
 
 @hookimpl
 def parlance_lifespan(settings: StringsAdminSettings | None) -> AbstractAsyncContextManager[StringsAdminClient]:
-    # One connection pool per server; the tools find the client as ctx.state.
+    # One connection pool per server; the tools find the client as ctx.state. Imported here so httpx
+    # loads while the host is already serving (lifespans run in the background), not at pack import.
+    from parlance_strings_admin.client import open_client
+
     return open_client(settings or StringsAdminSettings())
 
 
@@ -59,6 +64,8 @@ def parlance_register_tools(register: RegisterTool, settings: StringsAdminSettin
 
 @hookimpl
 def parlance_register_commands(register: RegisterCommand) -> None:
+    from parlance_strings_admin.emulator import command  # only the CLI needs it, never `parlance serve`
+
     register(
         "strings-admin",
         help="tools for the strings_admin pack (e.g. `parlance strings-admin emulator`)",

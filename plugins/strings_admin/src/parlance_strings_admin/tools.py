@@ -12,14 +12,16 @@ service travel in `data` as `{status, body}` with the body cut to an excerpt.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema, with_config
 from typing_extensions import NotRequired, TypedDict
 
 from parlance import ArgumentProblem, ToolContext, ToolError, ToolResult
-from parlance_strings_admin.client import StringsAdminClient
 from parlance_strings_admin.errors import ServiceRejected, ServiceUnreachable, StringsAdminError, UnexpectedReply
+
+if TYPE_CHECKING:  # httpx loads with the client, in the lifespan, not when the pack is imported
+    from parlance_strings_admin.client import StringsAdminClient
 
 __all__ = [
     "CREATE_KEY",
