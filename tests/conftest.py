@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from parlance.packs import _all_entry_points
 from tests.support import write_fake_dist
 
 
@@ -26,8 +27,10 @@ def fake_dists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     def write(pack: str, source: str) -> Path:
         write_fake_dist(root, pack, source)
         importlib.invalidate_caches()
+        _all_entry_points.cache_clear()  # the host scans installed distributions once per process
         return root
 
     yield write
+    _all_entry_points.cache_clear()
     for name in [m for m in sys.modules if m.startswith("fake_pack_")]:
         del sys.modules[name]

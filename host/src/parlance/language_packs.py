@@ -25,7 +25,6 @@ import re
 import sys
 import tomllib
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Literal
 
@@ -199,7 +198,9 @@ def discover_language_packs(config: Config) -> LanguagePackSet:
             for folder in sorted(p for p in root.iterdir() if p.is_dir() and (p / "pack.toml").exists()):
                 found.append(_read(folder, source="path"))
     if config.language_packs_autoload:
-        for ep in entry_points(group=LANGUAGE_PACKS_GROUP):
+        from parlance.packs import installed_entry_points  # one metadata scan for both groups
+
+        for ep in installed_entry_points(LANGUAGE_PACKS_GROUP):
             folder = _package_dir(ep.value)
             dist = ep.dist.name if ep.dist else ep.name
             if folder is None or not (folder / "pack.toml").exists():

@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
+import functools
+from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from typing import Any, Literal
 
 import pluggy
@@ -74,10 +75,22 @@ class PackSet:
         return _only(self.manager, record.plugin)(hook)
 
 
+@functools.cache
+def _all_entry_points() -> EntryPoints:
+    # One scan of the installed distributions serves both groups (packs and language packs); each
+    # scan reads every distribution's metadata. Code that installs packs at run time (tests) calls
+    # `_all_entry_points.cache_clear()`.
+    return entry_points()
+
+
+def installed_entry_points(group: str) -> EntryPoints:
+    return _all_entry_points().select(group=group)
+
+
 def discover() -> dict[str, EntryPoint]:
     """Installed packs by name, without importing any of them."""
     found: dict[str, EntryPoint] = {}
-    for ep in entry_points(group=PACKS_GROUP):
+    for ep in installed_entry_points(PACKS_GROUP):
         found.setdefault(ep.name, ep)  # first wins, like importlib's own de-duplication
     return found
 

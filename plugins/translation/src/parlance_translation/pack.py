@@ -6,7 +6,7 @@ from typing import Any
 
 from parlance import ToolContext, ToolResult, hookimpl
 
-from parlance_translation import demo, tools
+from parlance_translation import demo
 from parlance_translation.contract import (
     BriefMeetingOutput,
     CheckToneOutput,
@@ -34,20 +34,28 @@ _COMMON = (
 )
 
 
+async def _run(tool: str, args: Any, ctx: ToolContext) -> ToolResult[Any]:
+    # The heuristics, prompting and validation load on the first call, not when `parlance serve`
+    # starts: registration needs only the input and output models.
+    from parlance_translation import tools
+
+    return await tools.run(tool, args, ctx)
+
+
 async def translate_incoming(args: TranslateIncomingInput, ctx: ToolContext) -> ToolResult[TranslateIncomingOutput]:
-    return await tools.run("translate_incoming", args, ctx)
+    return await _run("translate_incoming", args, ctx)
 
 
 async def check_tone(args: CheckToneInput, ctx: ToolContext) -> ToolResult[CheckToneOutput]:
-    return await tools.run("check_tone", args, ctx)
+    return await _run("check_tone", args, ctx)
 
 
 async def rewrite_outgoing(args: RewriteOutgoingInput, ctx: ToolContext) -> ToolResult[RewriteOutgoingOutput]:
-    return await tools.run("rewrite_outgoing", args, ctx)
+    return await _run("rewrite_outgoing", args, ctx)
 
 
 async def brief_meeting(args: BriefMeetingInput, ctx: ToolContext) -> ToolResult[BriefMeetingOutput]:
-    return await tools.run("brief_meeting", args, ctx)
+    return await _run("brief_meeting", args, ctx)
 
 
 TOOLS: tuple[tuple[Any, str, str, str], ...] = (
