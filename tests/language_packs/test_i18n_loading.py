@@ -54,10 +54,12 @@ def test_bundle_dir_loads_cleanly(pack_dir: Path) -> None:
     [
         ("cart.items", "de", {"count": 1}, "1 Artikel im Warenkorb", "de"),
         ("checkout.place_order", "de-AT", {}, "Zahlungspflichtig bestellen", "de"),
-        ("order.review_prompt", "de", {"position": 3}, "Das ist bereits Ihre 3. Bestellung bei uns. Wie zufrieden waren Sie?", "de"),
+        ("order.review_prompt", "de", {"position": 3},
+         "Das ist bereits Ihre 3. Bestellung bei uns. Wie zufrieden waren Sie?", "de"),
         ("notifications.unread", "ja", {"count": 0}, "新しいお知らせはありません", "ja"),
         ("notifications.unread", "ja-JP", {"count": 4}, "新しいお知らせが4件あります", "ja"),
-        ("notifications.shared_list", "ja", {"name": "佐藤", "gender": "female"}, "佐藤さんがお買い物リストを共有しました", "ja"),
+        ("notifications.shared_list", "ja", {"name": "佐藤", "gender": "female"},
+         "佐藤さんがお買い物リストを共有しました", "ja"),
         ("cart.title", "en-IE", {}, "Your basket", "en-IE"),
         ("app.greeting", "en-IE", {"name": "Aoife"}, "Hi Aoife, welcome back!", "en"),  # inherited per key
         ("order.review_prompt", "en-IE", {"position": 22}, "This is your 22nd order with us. How did we do?", "en"),

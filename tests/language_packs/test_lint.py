@@ -146,7 +146,8 @@ def test_prompt_override_matches_its_base(path: Path) -> None:
 
     match, base_match = HEADER.match(header), HEADER.match(base_header)
     assert base_match is not None
-    assert match is not None, f"{path}:1: the first line must be '<!-- template: {path.stem} v1.x.y -->', not {header!r}"
+    assert match is not None, (f"{path}:1: the first line must be '<!-- template: {path.stem} v1.x.y -->', "
+                               f"not {header!r}")
     assert match["name"] == path.stem, f"{path}:1: the header names {match['name']!r}; it must name {path.stem!r}"
     assert match["major"] == base_match["major"] == PARLANCE_LANGUAGE_PACK_VERSION, (
         f"{path}:1: written for v{match['major']}, the base is v{base_match['major']}; keep major version "
@@ -241,7 +242,8 @@ def test_lexicon_override_matches_its_base(path: Path) -> None:
 
     languages = host_view(pack_of(path)).languages
     declared = normalize_tag(str(data.get("meta", {}).get("language", "")))
-    assert declared in languages, f"{path}: [meta] language = {declared!r}; write one of the pack's languages {languages}"
+    assert declared in languages, (f"{path}: [meta] language = {declared!r}; "
+                                   f"write one of the pack's languages {languages}")
 
     shape, base_shape = _shape(data), _shape(base_data)
     problems = [f"[{table}] is missing (the base has it)" for table in base_shape if table not in shape]
@@ -313,7 +315,8 @@ def test_bundle_matches_the_reference(path: Path) -> None:
     languages = host_view(pack_of(path)).languages
     assert bundle.code in languages, f"{path}: the file name says {bundle.code!r}; the pack's languages are {languages}"
 
-    problems = [f"key {key!r}: not in {REFERENCE_BUNDLE.name}" for key in sorted(bundle.messages.keys() - reference.messages.keys())]
+    extra = sorted(bundle.messages.keys() - reference.messages.keys())
+    problems = [f"key {key!r}: not in {REFERENCE_BUNDLE.name}" for key in extra]
     if not _may_be_partial(bundle):
         problems += [f"key {key!r}: missing (it is in {REFERENCE_BUNDLE.name})"
                      for key in sorted(reference.messages.keys() - bundle.messages.keys())]
