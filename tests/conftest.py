@@ -9,12 +9,18 @@ from pathlib import Path
 import pytest
 
 from parlance.packs import _all_entry_points
-from tests.support import write_fake_dist
+from tests.support import ERAS, write_fake_dist
 
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(params=list(ERAS))
+def mode(request: pytest.FixtureRequest) -> str:
+    """Both protocol eras: "legacy" (the 2025-11-25 handshake) and "auto" (2026-07-28)."""
+    return request.param
 
 
 @pytest.fixture

@@ -16,10 +16,6 @@ from tests.host.packs_for_tests import ClashPack, CorePack, SettingsPack
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(params=list(ERAS))
-def mode(request: pytest.FixtureRequest) -> str:
-    return request.param
-
 
 async def test_tools_are_listed_with_schemas_and_hints(mode: str) -> None:
     async with connect({"core": CorePack()}, mode=mode) as client:

@@ -1,10 +1,8 @@
 """Each pack's lexicons, run through the translation pack's baseline heuristics on a sentence a
 native speaker would write: the cues the lexicon exists for are found, and the rewrites apply.
 
-Japanese is marked xfail (strict) while the translation pack's matcher requires word boundaries
-around phrases (kana and kanji count as word characters, so a phrase inside a sentence never
-matches; see language_packs/ja/README.md). When the matcher learns unspaced scripts these tests
-pass, and strict xfail turns that into a failure: remove the marker then.
+Japanese needs the matcher to find phrases inside runs of kana and kanji (no word boundaries in
+scripts written without spaces) and sentences that end at 。！？ with no space after.
 """
 
 from __future__ import annotations
@@ -20,9 +18,6 @@ from parlance_translation.templates import Lexicon, Source
 from tests.language_packs.layout import EXAMPLE_PACK, REPO_PACKS
 
 PACKS = {"de": REPO_PACKS / "de", "ja": REPO_PACKS / "ja", "en-IE": REPO_PACKS / "en-IE", "es": EXAMPLE_PACK}
-JAPANESE_MATCHER = pytest.mark.xfail(
-    strict=True, reason="the matcher needs no word boundaries for kana/kanji phrases (language_packs/ja/README.md)"
-)
 
 
 def lexicon(pack: str, name: str) -> Lexicon:
@@ -32,8 +27,7 @@ def lexicon(pack: str, name: str) -> Lexicon:
 
 
 def cases(table: dict[str, Any]) -> list[Any]:
-    return [pytest.param(pack, *args, id=pack, marks=[JAPANESE_MATCHER] if pack == "ja" else [])
-            for pack, args in table.items()]
+    return [pytest.param(pack, *args, id=pack) for pack, args in table.items()]
 
 
 INCOMING = {

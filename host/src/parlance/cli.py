@@ -156,6 +156,14 @@ def _pack_command(command: Command) -> Callable[[argparse.Namespace, Config], in
 # --- loading ---------------------------------------------------------------------------------------
 
 
+def _load_packs(config: Config) -> Any:
+    """The packs and language packs, as `parlance packs`, `config check` and `language-packs` report them."""
+    from parlance.packs import load_packs
+
+    with contextlib.redirect_stdout(sys.stderr):  # a pack that prints while importing stays off stdout
+        return load_packs(config)
+
+
 def _load_host(config: Config) -> Any:
     from parlance.app import Host
 
@@ -185,11 +193,7 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
 
 
 def _packs(args: argparse.Namespace, config: Config) -> int:
-    from parlance.packs import load_packs
-
-    with contextlib.redirect_stdout(sys.stderr):
-        records = load_packs(config).records
-    rows = [r.as_dict() for r in records]
+    rows = [r.as_dict() for r in _load_packs(config).records]
     if args.json:
         _print_json(rows)
         return EXIT_OK
@@ -285,11 +289,8 @@ def _demo(args: argparse.Namespace, config: Config) -> int:
 
 
 def _language_packs(args: argparse.Namespace, config: Config) -> int:
-    from parlance.packs import load_packs
-
-    with contextlib.redirect_stdout(sys.stderr):  # compat is judged against the enabled packs' versions
-        found = load_packs(config).language_packs.packs
-    rows = [lp.as_dict() for lp in found]
+    # Compat is judged against the versions of the enabled packs, so those are loaded too.
+    rows = [lp.as_dict() for lp in _load_packs(config).language_packs.packs]
     if args.json:
         _print_json(rows)
         return EXIT_OK
@@ -310,10 +311,7 @@ def _config(args: argparse.Namespace, config: Config) -> int:
         shown = config.show()
         _print_json(shown) if args.json else print(_as_toml_like(shown))
         return EXIT_OK
-    from parlance.packs import load_packs
-
-    with contextlib.redirect_stdout(sys.stderr):
-        records = load_packs(config).records
+    records = _load_packs(config).records
     problems = [r for r in records if r.state in {"failed", "incompatible", "missing"}]
     report = {
         "config": config.source,

@@ -14,17 +14,9 @@ import pytest
 import parlance_i18n.pack
 from parlance.testing import connect
 
-ERAS = {"legacy": "2025-11-25", "auto": "2026-07-28"}
+from tests.support import ERAS
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(params=list(ERAS))
-def mode(request: pytest.FixtureRequest) -> str:
-    return request.param
 
 
 @pytest.fixture

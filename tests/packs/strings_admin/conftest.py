@@ -23,14 +23,10 @@ import parlance_strings_admin.pack
 from parlance.testing import connect
 from parlance_strings_admin.emulator import RunningEmulator, Scope, emulator_thread
 
-ERAS = {"legacy": "2025-11-25", "auto": "2026-07-28"}
+from tests.support import ERAS
 
 SCOPES = [Scope("checkout", True), Scope("emails", False)]
 
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture(autouse=True)
@@ -39,10 +35,6 @@ def _no_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("STRINGS_ADMIN_HOST", raising=False)
     monkeypatch.delenv("BASE_PATH", raising=False)
 
-
-@pytest.fixture(params=list(ERAS))
-def mode(request: pytest.FixtureRequest) -> str:
-    return request.param
 
 
 @pytest.fixture

@@ -21,21 +21,13 @@ import pytest
 import parlance_translation.pack
 from parlance.testing import connect
 
-ERAS = {"legacy": "2025-11-25", "auto": "2026-07-28"}
+from tests.support import ERAS
 TOOLS = ("translate_incoming", "check_tone", "rewrite_outgoing", "brief_meeting")
 # The project's shared/ folder sits beside the clone (on developers' machines and in CI alike).
 _BESIDE_THE_CLONE = Path(__file__).resolve().parents[3].parent / "shared" / "reference" / "translation-contract-v0.1.0"
 CONTRACT_DIR = Path(os.environ.get("PARLANCE_TRANSLATION_CONTRACT", _BESIDE_THE_CLONE))
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(params=list(ERAS))
-def mode(request: pytest.FixtureRequest) -> str:
-    return request.param
 
 
 def _contract(tool: str) -> dict[str, Any]:

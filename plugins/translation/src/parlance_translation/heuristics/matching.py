@@ -55,9 +55,24 @@ def _alternation(branches: list[str]) -> str:
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
+# Scripts written without spaces between words: a phrase in them is found anywhere in the text,
+# since a word boundary there would only match at punctuation (至急 inside 至急対応してください).
+_UNSPACED = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x3040, 0x30FF), (0x3400, 0x4DBF),
+             (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF66, 0xFF9F))
+
+
+def _bounded(char: str) -> bool:
+    """Whether a phrase starting or ending with `char` must sit at a word boundary."""
+    if not char.isalnum():
+        return False
+    code = ord(char)
+    return not any(low <= code <= high for low, high in _UNSPACED)
+
+
 def _trie_pattern(phrases: Iterable[str]) -> str:
     """A trie-shaped regex: longer phrases are tried first, and word boundaries are checked where a
-    phrase ends on a letter or digit, so "strong nack." and "strong nack" coexist correctly."""
+    phrase ends on a letter or digit, so "strong nack." and "strong nack" coexist correctly (but not
+    in scripts written without spaces, where 「検討します」 sits inside a longer run of characters)."""
     trie: dict[str, dict] = {}
     for phrase in phrases:
         node = trie
@@ -68,11 +83,11 @@ def _trie_pattern(phrases: Iterable[str]) -> str:
     def build(node: dict[str, dict], previous: str) -> str:
         branches = [_char_pattern(char) + build(child, char) for char, child in sorted(node.items()) if char]
         if "" in node:
-            branches.append(r"(?!\w)" if previous.isalnum() else "")
+            branches.append(r"(?!\w)" if _bounded(previous) else "")
         return _alternation(branches) if branches else ""
 
-    words = [_char_pattern(c) + build(child, c) for c, child in sorted(trie.items()) if c and c.isalnum()]
-    others = [_char_pattern(c) + build(child, c) for c, child in sorted(trie.items()) if c and not c.isalnum()]
+    words = [_char_pattern(c) + build(child, c) for c, child in sorted(trie.items()) if c and _bounded(c)]
+    others = [_char_pattern(c) + build(child, c) for c, child in sorted(trie.items()) if c and not _bounded(c)]
     branches = ([r"(?<!\w)" + _alternation(words)] if words else []) + others
     return _alternation(branches) if branches else "(?!)"
 

@@ -11,9 +11,11 @@ import re
 
 WINDOW = 600
 
-_SENTENCE_END = re.compile(r"[.?!…]+(?=[\s\"'”’)\]]|$)|\n")
-_CLAUSE_END = re.compile(r"[.?!…;:]+(?=[\s\"'”’)\]]|$)|\n| [—–-] ")
-_BREAKS = (". ", "? ", "! ", "… ", ".\t", "?\t", "!\t", "\n")
+# Full-width stops (。！？) and the ideographic comma (、) end sentences and clauses with no space after
+# them: Japanese and Chinese put none.
+_SENTENCE_END = re.compile(r"[.?!…]+(?=[\s\"'”’)\]]|$)|[。！？]+|\n")
+_CLAUSE_END = re.compile(r"[.?!…;:]+(?=[\s\"'”’)\]]|$)|[。！？、；：]+|\n| [—–-] ")
+_BREAKS = (". ", "? ", "! ", "… ", ".\t", "?\t", "!\t", "\n", "。", "！", "？")
 
 
 def sentence_start(text: str, pos: int, floor: int = 0) -> int:
