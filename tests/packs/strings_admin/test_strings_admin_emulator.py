@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from parlance_strings_admin.emulator import Scope, emulator_thread
-from parlance_strings_admin.emulator.command import parse_scope
+from parlance_strings_admin.emulator.cli import parse_scope
 
 
 @pytest.fixture

@@ -64,13 +64,13 @@ def parlance_register_tools(register: RegisterTool, settings: StringsAdminSettin
 
 @hookimpl
 def parlance_register_commands(register: RegisterCommand) -> None:
-    from parlance_strings_admin.emulator import command  # only the CLI needs it, never `parlance serve`
+    from parlance_strings_admin.emulator import cli  # only the CLI needs it, never `parlance serve`
 
     register(
         "strings-admin",
         help="tools for the strings_admin pack (e.g. `parlance strings-admin emulator`)",
-        configure=command.configure,
-        run=command.run,
+        configure=cli.configure,
+        run=cli.run,
     )
 
 

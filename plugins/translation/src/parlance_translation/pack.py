@@ -114,10 +114,10 @@ def parlance_register_tools(register: Any) -> None:
 
 @hookimpl
 def parlance_register_commands(register: Any) -> None:
-    from parlance_translation.evaluation import command  # imported late: only the CLI needs the eval runner
+    from parlance_translation.evaluation import cli  # imported late: only the CLI needs the eval runner
 
     register("eval", help="Run the translation pack's eval corpus (parlance eval translation).",
-             configure=command.configure, run=command.run)
+             configure=cli.configure, run=cli.run)
 
 
 @hookimpl
