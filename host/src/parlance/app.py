@@ -8,6 +8,7 @@ the per-call log line. Nothing here imports `mcp`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 from parlance.config import Config
 from parlance.context import ContextBackend, ToolContext
 from parlance.errors import PackError, ToolError
+from parlance.language_packs import LanguagePacks
 from parlance.packs import PackRecord, PackSet, load_packs, strict_mode
 from parlance.registry import PromptDefinition, ToolDefinition
 from parlance.types import ArgumentProblem, PromptMessage, ToolResult
@@ -212,16 +214,22 @@ class Host:
         return json.dumps(content, ensure_ascii=False), resource.mime_type
 
     def _context(self, pack: str, name: str, backend: ContextBackend, session: object) -> ToolContext:
-        record = next(r for r in self.packs.records if r.name == pack)
+        settings, view = self._per_pack(pack)
         return ToolContext(
             pack=pack,
             name=name,
-            settings=record.settings,
+            settings=settings,
             state=self._states.get(pack),
             session_state=self.session_state(session, pack),
-            language_packs=self.packs.language_packs.view(pack),
+            language_packs=view,
             backend=backend,
         )
+
+    @functools.cache  # noqa: B019 - one Host per server; the packs and language packs never change
+    def _per_pack(self, pack: str) -> tuple[BaseModel | None, LanguagePacks]:
+        """What every call of a pack shares: its settings and its view of the language packs."""
+        record = next(r for r in self.packs.records if r.name == pack)
+        return record.settings, self.packs.language_packs.view(pack)
 
 
 def _shape(tool: ToolDefinition, returned: Any) -> Outcome:
