@@ -63,7 +63,30 @@ def _inline(node: Any, defs: dict[str, Any], seen: tuple[str, ...]) -> Any:
             out[key] = {name: _strip_title(_inline(sub, defs, seen)) for name, sub in value.items()}
         else:
             out[key] = _inline(value, defs, seen)
-    return out
+    return _nullable_as_type_list(out)
+
+
+# Keywords that constrain a null instance too; a branch carrying one cannot be merged into a type list.
+_APPLIES_TO_NULL = frozenset({"const", "enum", "anyOf", "oneOf", "allOf", "not", "$ref", "if"})
+
+
+def _nullable_as_type_list(node: dict[str, Any]) -> dict[str, Any]:
+    """`anyOf: [{"type": X, ...}, {"type": "null"}]` -> `{"type": [X, "null"], ...}` (pydantic's Optional).
+
+    Exact: every other keyword on the X branch (maxLength, minimum, properties, ...) constrains only
+    instances of type X. The flat form is what most MCP clients and their models read best, and it
+    is several times cheaper for a validator than trying branches.
+    """
+    branches = node.get("anyOf")
+    if not (isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches):
+        return node
+    other = branches[0] if branches[1] == {"type": "null"} else branches[1]
+    if not isinstance(other, dict) or not isinstance(other.get("type"), str) or _APPLIES_TO_NULL & other.keys():
+        return node
+    merged = {k: v for k, v in node.items() if k != "anyOf"}
+    merged.update(other)
+    merged["type"] = [other["type"], "null"]
+    return merged
 
 
 def _strip_title(node: Any) -> Any:
