@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from parlance.packs import _all_entry_points
+from parlance.packs import rescan_installed
 from tests.support import ERAS, write_fake_dist
 
 
@@ -33,10 +33,10 @@ def fake_dists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     def write(pack: str, source: str) -> Path:
         write_fake_dist(root, pack, source)
         importlib.invalidate_caches()
-        _all_entry_points.cache_clear()  # the host scans installed distributions once per process
+        rescan_installed()  # the host scans installed distributions once per process
         return root
 
     yield write
-    _all_entry_points.cache_clear()
+    rescan_installed()
     for name in [m for m in sys.modules if m.startswith("fake_pack_")]:
         del sys.modules[name]

@@ -13,7 +13,7 @@ import pytest
 
 from parlance.config import config_from_dict
 from parlance.language_packs import discover_language_packs, lookup_chain, normalize_tag
-from parlance.packs import _all_entry_points, load_packs
+from parlance.packs import load_packs, rescan_installed
 
 
 def make_pack(root: Path, folder: str, manifest: str, files: dict[str, str] | None = None) -> Path:
@@ -100,13 +100,13 @@ def test_installed_language_pack_is_found_through_its_entry_point(tmp_path: Path
     (dist / "entry_points.txt").write_text("[parlance.language_packs]\nxx = fake_lp_pkg\n")
     monkeypatch.syspath_prepend(str(site))
     importlib.invalidate_caches()
-    _all_entry_points.cache_clear()
+    rescan_installed()
     found = discover_language_packs(config_from_dict({"language_packs": {"paths": []}}))
     assert [(lp.name, lp.state, lp.source) for lp in found.packs] == [("xx", "loaded", "fake-lp")]
     off = discover_language_packs(config_from_dict({"language_packs": {"paths": [], "autoload": False}}))
     assert off.packs == []
     monkeypatch.undo()
-    _all_entry_points.cache_clear()
+    rescan_installed()
 
 
 def test_cli_lists_language_packs(tmp_path: Path) -> None:

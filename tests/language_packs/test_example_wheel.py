@@ -13,6 +13,7 @@ import pytest
 
 from parlance.config import config_from_dict
 from parlance.language_packs import discover_language_packs
+from parlance.packs import rescan_installed
 
 from tests.language_packs.layout import EXAMPLE_PACK
 
@@ -43,6 +44,7 @@ def test_unpacked_wheel_is_found_through_its_entry_point(wheel: Path, tmp_path: 
     zipfile.ZipFile(wheel).extractall(site)
     monkeypatch.syspath_prepend(str(site))
     importlib.invalidate_caches()
+    rescan_installed()  # the host reads installed distributions once per process
     found = discover_language_packs(config_from_dict({"language_packs": {"paths": []}}))
     ours = [lp for lp in found.packs if lp.source == "parlance-language-pack-es"]
     assert [(lp.name, lp.state, lp.languages) for lp in ours] == [("es", "loaded", ["es"])]

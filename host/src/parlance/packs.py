@@ -25,7 +25,7 @@ from parlance.hookspecs import PROJECT, PackSpec
 from parlance.language_packs import LanguagePackSet, discover_language_packs
 from parlance.registry import Registry, Staging
 
-__all__ = ["PACKS_GROUP", "PackRecord", "PackSet", "discover", "load_packs"]
+__all__ = ["PACKS_GROUP", "PackRecord", "PackSet", "discover", "load_packs", "rescan_installed"]
 
 logger = logging.getLogger(__name__)
 
@@ -78,9 +78,13 @@ class PackSet:
 @functools.cache
 def _all_entry_points() -> EntryPoints:
     # One scan of the installed distributions serves both groups (packs and language packs); each
-    # scan reads every distribution's metadata. Code that installs packs at run time (tests) calls
-    # `_all_entry_points.cache_clear()`.
+    # scan reads every distribution's metadata.
     return entry_points()
+
+
+def rescan_installed() -> None:
+    """Forget the installed distributions read so far: call after installing one at run time (tests)."""
+    _all_entry_points.cache_clear()
 
 
 def installed_entry_points(group: str) -> EntryPoints:

@@ -11,11 +11,30 @@ code that works with catalogs directly (tests, benchmarks, the host side of lang
 Everything in `__all__` is public and frozen by `tests/packs/i18n/test_i18n_public_api.py`.
 """
 
-from parlance_i18n.catalog import Catalog, LoadReport
-from parlance_i18n.errors import I18nError, InvalidLocale, InvalidMessages, NoBundlesLoaded
-from parlance_i18n.locales import LocaleTag, parse_locale
-from parlance_i18n.settings import I18nSettings
-from parlance_i18n.translator import Translation, Translator
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from parlance_i18n.catalog import Catalog, LoadReport
+    from parlance_i18n.errors import I18nError, InvalidLocale, InvalidMessages, NoBundlesLoaded
+    from parlance_i18n.locales import LocaleTag, parse_locale
+    from parlance_i18n.settings import I18nSettings
+    from parlance_i18n.translator import Translation, Translator
+
+# Resolved on first access (PEP 562): importing the pack's entry point to register its tools must not
+# load the catalog engine and CLDR data, which `parlance serve` would otherwise pay before answering.
+_HOME = {
+    "Catalog": "catalog", "LoadReport": "catalog", "I18nError": "errors", "InvalidLocale": "errors",
+    "InvalidMessages": "errors", "NoBundlesLoaded": "errors", "LocaleTag": "locales", "parse_locale": "locales",
+    "I18nSettings": "settings", "Translation": "translator", "Translator": "translator",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'parlance_i18n' has no attribute {name!r}")
+    return getattr(import_module(f"parlance_i18n.{_HOME[name]}"), name)
+
 
 __all__ = [
     "Catalog",

@@ -11,58 +11,13 @@ Per locale:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from parlance_i18n.bundles import Bundle
+from parlance_i18n.models import ArgumentMismatch, LocaleReport, LocaleSummary, PluralGap
 from parlance_i18n.locales import display_name, likely_script
 from parlance_i18n.plurals import CATEGORIES, plural_rules
 from parlance_i18n.translator import Translator
 
 __all__ = ["ArgumentMismatch", "LocaleReport", "LocaleSummary", "PluralGap", "check_locales", "summarize_locales"]
-
-
-@dataclass(frozen=True)
-class ArgumentMismatch:
-    key: str
-    missing: list[str]
-    """Arguments the reference message uses and this one does not."""
-    unexpected: list[str]
-    """Arguments this message uses and the reference does not (they will print as `{name}`)."""
-
-
-@dataclass(frozen=True)
-class PluralGap:
-    key: str
-    argument: str
-    ordinal: bool
-    missing: list[str]
-    """CLDR categories the locale needs that the argument has no branch for."""
-
-
-@dataclass(frozen=True)
-class LocaleReport:
-    code: str
-    message_count: int
-    coverage: float | None
-    """Share of the reference's keys found without the default chain; None without a reference."""
-    missing_count: int = 0
-    missing_keys: list[str] = field(default_factory=list)
-    extra_count: int = 0
-    extra_keys: list[str] = field(default_factory=list)
-    argument_mismatches: list[ArgumentMismatch] = field(default_factory=list)
-    plural_gaps: list[PluralGap] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class LocaleSummary:
-    code: str
-    language: str
-    region: str | None
-    message_count: int
-    script: str | None
-    """The script the locale is written in (its own subtag, or CLDR's likely script)."""
-    display_name: str | None
-    coverage: float | None
 
 
 def check_locales(translator: Translator, codes: list[str] | None = None,

@@ -1,6 +1,7 @@
 """The i18n pack's hook implementations: settings, tools, resources, and the startup catalog.
 
-Nothing but wiring: the tools live in `tools.py`, the domain in the other modules.
+Nothing but wiring: the registered handlers are in `handlers.py`, which loads the engine (`tools.py`
+and the domain modules) on the first call.
 """
 
 from __future__ import annotations
@@ -8,14 +9,16 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parlance import hookimpl
 from parlance.language_packs import LanguagePacks
 
-from parlance_i18n import demo, tools
-from parlance_i18n.catalog import Catalog
+from parlance_i18n import demo, handlers
 from parlance_i18n.settings import I18nSettings
+
+if TYPE_CHECKING:
+    from parlance_i18n.catalog import Catalog
 
 PARLANCE_HOST_API = "1.0"
 
@@ -27,22 +30,22 @@ def parlance_declare_settings() -> type[I18nSettings]:
 
 @hookimpl
 def parlance_register_tools(register: Callable[..., Any]) -> None:
-    register(tools.translate, name="i18n_translate", title="Translate a message key",
+    register(handlers.translate, name="i18n_translate", title="Translate a message key",
              read_only=True, idempotent=True, destructive=False, open_world=False,
-             on_invalid_arguments=tools.on_invalid_translate)
-    register(tools.add_messages, name="i18n_add_messages", title="Add a message bundle",
+             on_invalid_arguments=handlers.on_invalid_translate)
+    register(handlers.add_messages, name="i18n_add_messages", title="Add a message bundle",
              read_only=False, idempotent=True, destructive=True, open_world=False,
-             on_invalid_arguments=tools.on_invalid_add_messages)
-    register(tools.list_locales, name="i18n_list_locales", title="List locales with bundles",
+             on_invalid_arguments=handlers.on_invalid_add_messages)
+    register(handlers.list_locales, name="i18n_list_locales", title="List locales with bundles",
              read_only=True, idempotent=True, destructive=False, open_world=False)
-    register(tools.check, name="i18n_check", title="Check bundles against the default locale",
+    register(handlers.check, name="i18n_check", title="Check bundles against the default locale",
              read_only=True, idempotent=True, destructive=False, open_world=False)
 
 
 @hookimpl
 def parlance_register_resources(register: Callable[..., Any]) -> None:
-    register(tools.read_locales, uri="i18n://locales", name="i18n_locales", title="Locales with bundles")
-    register(tools.read_bundle, uri="i18n://bundles/{locale}", name="i18n_bundle",
+    register(handlers.read_locales, uri="i18n://locales", name="i18n_locales", title="Locales with bundles")
+    register(handlers.read_bundle, uri="i18n://bundles/{locale}", name="i18n_bundle",
              title="A locale's message bundle (keys and ICU sources)")
 
 
@@ -55,7 +58,10 @@ def parlance_lifespan(settings: I18nSettings | None,
 
 @contextlib.asynccontextmanager
 async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> AsyncIterator[Catalog]:
-    # Loaded once per server; every session reads it and layers its own bundles on top.
+    # Loaded once per server, on the pack's first use; every session reads it and layers its own
+    # bundles on top.
+    from parlance_i18n.catalog import Catalog
+
     yield Catalog.from_settings(settings, language_pack_files)
 
 

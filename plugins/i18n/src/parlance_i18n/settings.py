@@ -14,12 +14,15 @@ Locale codes are validated here, so a typo fails at startup with the key that ho
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from parlance_i18n.bundles import Limits
 from parlance_i18n.errors import InvalidLocale
 from parlance_i18n.locales import LocaleTag, parse_locale
+
+if TYPE_CHECKING:
+    from parlance_i18n.bundles import Limits
 
 __all__ = ["I18nSettings"]
 
@@ -66,6 +69,8 @@ class I18nSettings(BaseModel):
 
     @property
     def limits(self) -> Limits:
+        from parlance_i18n.bundles import Limits  # the ICU engine loads on first use, not at registration
+
         return Limits(self.max_message_chars, self.max_messages, self.max_output_chars)
 
 

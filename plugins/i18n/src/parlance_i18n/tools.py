@@ -9,15 +9,24 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Any
 
 from parlance import ArgumentProblem, ToolContext, ToolError
-from pydantic import BaseModel, Field
 
 from parlance_i18n.catalog import Catalog
-from parlance_i18n.checks import LocaleReport, LocaleSummary, check_locales, summarize_locales
+from parlance_i18n.checks import check_locales, summarize_locales
 from parlance_i18n.errors import I18nError, NoBundlesLoaded
 from parlance_i18n.locales import parse_locale
+from parlance_i18n.models import (
+    AddMessagesInput,
+    AddMessagesOutput,
+    CheckInput,
+    CheckOutput,
+    ListLocalesOutput,
+    NoInput,
+    TranslateInput,
+    TranslateOutput,
+)
 from parlance_i18n.translator import Translator
 
 __all__ = [
@@ -34,65 +43,6 @@ __all__ = [
 PROGRESS_THRESHOLD = 1000
 """Bundles larger than this report progress while they compile (one notification per step)."""
 PROGRESS_STEP = 1000
-
-Scalar = str | int | float | bool | None
-
-
-# --- models --------------------------------------------------------------------------------------------
-
-
-class TranslateInput(BaseModel):
-    key: str = Field(min_length=1, description="Message key, e.g. 'greeting.hello'.")
-    locale: str | None = Field(
-        None, description="Target locale: 'es-MX', 'es_MX', 'zh-Hant-TW'. Default: the configured default locale."
-    )
-    variables: dict[str, Scalar] | None = Field(
-        None, description="Values for the message's arguments, e.g. {\"name\": \"World\", \"count\": 3}."
-    )
-
-
-class TranslateOutput(BaseModel):
-    translation: str = Field(description="The rendered message, or the raw key when nothing matched.")
-    locale: str = Field(description="The locale of the bundle that matched (canonical BCP 47).")
-    fallback: bool = Field(description="True when the default locale, another language, or the raw key was used.")
-
-
-class AddMessagesInput(BaseModel):
-    locale: str = Field(description="Locale of the bundle: 'de', 'pt_BR', 'zh-Hant-TW'.")
-    messages: dict[str, Any] = Field(
-        description="Message key -> ICU MessageFormat string; nested objects are flattened with dots."
-    )
-    merge: bool = Field(False, description="Add to this session's bundle for the locale instead of replacing it.")
-
-
-class AddMessagesOutput(BaseModel):
-    locale: str = Field(description="The bundle's canonical locale code.")
-    message_count: int = Field(description="Messages in the bundle now.")
-    status: Literal["success"] = "success"
-
-
-class NoInput(BaseModel):
-    pass
-
-
-class ListLocalesOutput(BaseModel):
-    locales: list[LocaleSummary]
-    default_locale: str
-    total: int
-
-
-class CheckInput(BaseModel):
-    locale: str | None = Field(None, description="Check only this locale (default: every loaded locale).")
-    limit: int = Field(100, ge=1, le=10_000, description="Most keys listed per kind of finding.")
-
-
-class CheckOutput(BaseModel):
-    default_locale: str
-    reference_locale: str | None = Field(
-        description="The bundle checked against (None when the default locale has none)."
-    )
-    locales: list[LocaleReport]
-
 
 # --- tools ---------------------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from parlance_translation.inputs import (
     TranslateIncomingInput,
     problems_to_error,
 )
-from parlance_translation.schemas import output_schema
+from parlance_translation.schemas import input_schema, output_schema
 from parlance_translation.settings import TranslationSettings
 
 PARLANCE_HOST_API = "1.0"
@@ -107,6 +107,7 @@ def parlance_register_tools(register: Any) -> None:
             idempotent=True,
             destructive=False,
             open_world=False,
+            input_schema=input_schema(name),
             output_schema=output_schema(name),
             on_invalid_arguments=problems_to_error(name),
         )

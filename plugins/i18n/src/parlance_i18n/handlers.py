@@ -1,0 +1,60 @@
+"""What the pack registers: the tools' signatures, with the engine loaded on the first call.
+
+Registering a tool needs only its models (for `tools/list`); the catalog, ICU compiler and CLDR
+data in `tools` load when a client first uses the pack, not while `parlance serve` starts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlance import ArgumentProblem, ToolContext, ToolError
+
+from parlance_i18n.models import (
+    AddMessagesInput,
+    AddMessagesOutput,
+    CheckInput,
+    CheckOutput,
+    ListLocalesOutput,
+    NoInput,
+    TranslateInput,
+    TranslateOutput,
+)
+
+
+def _tools() -> Any:
+    from parlance_i18n import tools
+
+    return tools
+
+
+async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput:
+    return await _tools().translate(args, ctx)
+
+
+async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesOutput:
+    return await _tools().add_messages(args, ctx)
+
+
+async def list_locales(args: NoInput, ctx: ToolContext) -> ListLocalesOutput:
+    return await _tools().list_locales(args, ctx)
+
+
+async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
+    return await _tools().check(args, ctx)
+
+
+async def read_locales(ctx: ToolContext) -> dict[str, Any]:
+    return await _tools().read_locales(ctx)
+
+
+async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
+    return await _tools().read_bundle(ctx, locale)
+
+
+def on_invalid_translate(problems: list[ArgumentProblem]) -> ToolError | None:
+    return _tools().on_invalid_translate(problems)
+
+
+def on_invalid_add_messages(problems: list[ArgumentProblem]) -> ToolError | None:
+    return _tools().on_invalid_add_messages(problems)
