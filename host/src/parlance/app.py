@@ -130,7 +130,8 @@ class Host:
                 return None
             ready = self._ready[pack] = anyio.Event()
             self._tasks.start_soon(self._hold_lifespan, record, self._stop)
-        await ready.wait()
+        if not ready.is_set():  # wait() is a checkpoint even when set: skip it on every later call
+            await ready.wait()
         return self._unavailable.get(pack)
 
     def session_state(self, session: object, pack: str) -> dict[str, Any]:

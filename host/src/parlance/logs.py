@@ -26,10 +26,20 @@ __all__ = ["JsonFormatter", "configure_logging"]
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime", "taskName"}
 
 
+def _timestamp(created: float, _cache: dict[int, str] = {}) -> str:  # noqa: B006 - a deliberate memo
+    """ISO 8601 UTC with milliseconds; the part up to the second is formatted once per second."""
+    second = int(created)
+    prefix = _cache.get(second)
+    if prefix is None:
+        _cache.clear()
+        prefix = _cache[second] = datetime.fromtimestamp(second, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    return f"{prefix}.{int((created - second) * 1000):03d}+00:00"
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
-            "timestamp": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+            "timestamp": _timestamp(record.created),
             "level": record.levelname.lower(),
             "event": record.getMessage(),
             "logger": record.name,
