@@ -206,3 +206,20 @@ async def test_a_failed_lifespan_makes_only_its_pack_unavailable(mode: str) -> N
     assert fragile.structured_content["code"] == "PACK_UNAVAILABLE"
     assert "127.0.0.1" not in fragile.content[0].text  # the reason is in the log, not sent to the client
     assert fine.structured_content == {"echoed": "x"}
+
+
+async def test_a_second_run_enters_lifespans_again() -> None:
+    from mcp import Client
+
+    from parlance.app import Host
+    from parlance.config import config_from_dict
+    from parlance.server import build_server
+
+    pack = CorePack()
+    host = Host.load(config_from_dict({}), plugins={"core": pack})
+    for _ in range(2):
+        pack.exited = False
+        async with Client(build_server(host)) as client:
+            result = await client.call_tool("lifespan_state", {})
+        assert result.structured_content == {"entered": True}
+        assert pack.exited is True

@@ -83,7 +83,8 @@ class Host:
         first answer. When a lifespan fails, the pack's calls answer PACK_UNAVAILABLE and the rest
         is served.
         """
-        self._stop = anyio.Event()
+        # Each run starts clean: a lifespan entered by an earlier run has been exited with it.
+        self._stop, self._ready, self._states, self._unavailable = anyio.Event(), {}, {}, {}
         raised: BaseException | None = None
         async with anyio.create_task_group() as tasks:
             self._tasks = tasks
