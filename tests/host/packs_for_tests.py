@@ -69,6 +69,11 @@ class CorePack:
         answer = await ctx.sample(f"Repeat: {args.text}", system_prompt="Be brief.", max_tokens=50)
         return SampleOut(text=answer.text, model=answer.model, protocol=ctx.protocol_version)
 
+    async def ask_twice(self, args: EchoIn, ctx: ToolContext) -> EchoOut:
+        first = await ctx.sample(f"Repeat: {args.text}", max_tokens=50)
+        second = await ctx.sample(f"Repeat: {first.text}!", max_tokens=50)
+        return EchoOut(echoed=second.text)
+
     async def with_meta(self, args: EchoIn) -> ToolResult[EchoOut]:
         return ToolResult(EchoOut(echoed=args.text), text="custom text", meta={"parlance/template": "base"})
 
@@ -93,6 +98,7 @@ class CorePack:
         register(self.slow, name="slow", description="Reports progress.")
         register(self.ask_model, name="ask_model", description="Samples the client's model.")
         register(self.with_meta, name="with_meta", description="Custom text and _meta.")
+        register(self.ask_twice, name="ask_twice", description="Samples twice, the second from the first.")
         register(self.lifespan_state, name="lifespan_state", description="Sees the lifespan's state.")
 
     @hookimpl

@@ -127,6 +127,21 @@ async def test_sampling_runs_on_the_clients_model(mode: str) -> None:
     assert prompts and set(prompts) == {"Repeat: hello"}
 
 
+async def test_two_samples_in_one_call(mode: str) -> None:
+    asked: list[str] = []
+
+    async def model(context: Any, params: Any) -> CreateMessageResult:
+        asked.append(params.messages[0].content.text)
+        return CreateMessageResult(role="assistant", content=TextContent(type="text", text=f"<{len(asked)}>"),
+                                   model="m", stop_reason="endTurn")
+
+    async with connect({"core": CorePack()}, mode=mode, sampling_callback=model) as client:
+        result = await client.call_tool("ask_twice", {"text": "x"})
+    # On 2026-07-28 the client answers one round at a time; the first answer must survive the second round.
+    assert result.structured_content == {"echoed": "<2>"}
+    assert asked == ["Repeat: x", "Repeat: <1>!"]
+
+
 async def test_sampling_without_capability_is_a_clear_error(mode: str) -> None:
     async with connect({"core": CorePack()}, mode=mode) as client:
         result = await client.call_tool("ask_model", {"text": "hello"})

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
@@ -73,13 +74,45 @@ class _NeedsInput(BaseException):
         self.key, self.request = key, request
 
 
+_STATE_PREFIX = "parlance.samples.v1:"
+
+
+def _answers_from(request_state: str | None, input_responses: dict[str, Any] | None) -> dict[str, Any]:
+    """Every sample answered so far in this tool call (2026-07-28 era).
+
+    A client returns only the answers to the latest round, so the answers of earlier rounds travel in
+    `request_state`, which the client sends back unchanged. The client supplies every answer anyway,
+    so carrying them through it gives it no power it did not have.
+    """
+    answers: dict[str, Any] = {}
+    if request_state and request_state.startswith(_STATE_PREFIX):
+        try:
+            answers = json.loads(base64.urlsafe_b64decode(request_state.removeprefix(_STATE_PREFIX)))
+        except (ValueError, TypeError):
+            answers = {}  # not ours or damaged: the samples are asked for again
+    answers.update(input_responses or {})
+    return answers
+
+
+def _state_from(answers: dict[str, Any]) -> str:
+    plain = {key: CreateMessageResult.model_validate(value, from_attributes=True).model_dump(by_alias=True, mode="json")
+             for key, value in answers.items()}
+    return _STATE_PREFIX + base64.urlsafe_b64encode(json.dumps(plain).encode()).decode()
+
+
 class _RequestBackend:
     """`ContextBackend` for one MCP request."""
 
-    def __init__(self, ctx: RequestContext, input_responses: dict[str, Any] | None = None) -> None:
+    def __init__(self, ctx: RequestContext, input_responses: dict[str, Any] | None = None,
+                 request_state: str | None = None) -> None:
         self._ctx = ctx
-        self._input_responses = input_responses or {}
+        self._input_responses = _answers_from(request_state, input_responses) if input_responses or request_state \
+            else {}
         self._samples_taken = 0
+
+    @property
+    def answers(self) -> dict[str, Any]:
+        return self._input_responses
 
     @property
     def protocol_version(self) -> str | None:
@@ -178,13 +211,14 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
         return ListToolsResult(tools=tools)
 
     async def call_tool(ctx: RequestContext, params: CallToolRequestParams) -> CallToolResult | InputRequiredResult:
-        backend = _RequestBackend(ctx, params.input_responses)
+        backend = _RequestBackend(ctx, params.input_responses, params.request_state)
         try:
             outcome = await host.call_tool(params.name, params.arguments, backend, _session_of(ctx))
         except UnknownName as exc:
             raise MCPError(INVALID_PARAMS, str(exc), data={"code": "UNKNOWN_TOOL", "tool": params.name}) from None
         except _NeedsInput as need:
-            return InputRequiredResult(input_requests={need.key: need.request}, request_state=f"parlance:{need.key}")
+            return InputRequiredResult(input_requests={need.key: need.request},
+                                       request_state=_state_from(backend.answers))
         return CallToolResult(
             content=[TextContent(type="text", text=outcome.text)],
             structured_content=outcome.structured,
