@@ -106,13 +106,13 @@ class _RequestBackend:
     def __init__(self, ctx: RequestContext, input_responses: dict[str, Any] | None = None,
                  request_state: str | None = None) -> None:
         self._ctx = ctx
-        self._input_responses = _answers_from(request_state, input_responses) if input_responses or request_state \
-            else {}
+        self._answers = _answers_from(request_state, input_responses)
         self._samples_taken = 0
 
     @property
     def answers(self) -> dict[str, Any]:
-        return self._input_responses
+        """The samples the client has answered so far in this call (2026-07-28 era)."""
+        return self._answers
 
     @property
     def protocol_version(self) -> str | None:
@@ -156,7 +156,7 @@ class _RequestBackend:
         key = f"sample-{self._samples_taken}"
         self._samples_taken += 1
         if self._ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            answer = self._input_responses.get(key)
+            answer = self._answers.get(key)
             if answer is None:
                 raise _NeedsInput(key, request)
             try:
