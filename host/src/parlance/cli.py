@@ -63,7 +63,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="PATH", help="parlance.toml to use (default: $PARLANCE_CONFIG, "
                         "./parlance.toml, then the user config dir)")
     parser.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], type=str.upper,
-                        help="stderr log level (default: [host] log_level, INFO)")
+                        help="stderr log level (default: [host] log_level, INFO, for serve; WARNING otherwise)")
     parser.add_argument("--log-format", choices=["json", "text"], help="stderr log format (default: json)")
 
 
@@ -88,7 +88,7 @@ def _build_parser(commands: list[Command]) -> argparse.ArgumentParser:
     serve.add_argument("--host", dest="bind", metavar="ADDRESS", help="HTTP bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="HTTP port (default 8000)")
 
-    packs = add("packs", "List installed packs and their state (loaded, disabled, failed, incompatible).", _packs)
+    packs = add("packs", "List installed packs and their state (loaded, disabled, failed, incompatible, missing).", _packs)
     packs.add_argument("--json", action="store_true", help="machine-readable output")
 
     tools = add("tools", "List the tools the enabled packs serve.", _tools)

@@ -68,7 +68,7 @@ def parlance_register_commands(register: RegisterCommand) -> None:
 
     register(
         "strings-admin",
-        help="tools for the strings_admin pack (e.g. `parlance strings-admin emulator`)",
+        help="Tools for the strings_admin pack: `parlance strings-admin emulator` runs a local strings-admin service",
         configure=cli.configure,
         run=cli.run,
     )
