@@ -224,3 +224,41 @@ class LifespanFailsPack:
             yield
 
         return lifespan()
+
+
+class SamplingEverywherePack:
+    """Samples from a prompt, a resource, and a tool's own task group; one prompt fails with secret text."""
+
+    async def ask_in_task_group(self, args: EchoIn, ctx: ToolContext) -> EchoOut:
+        import anyio
+
+        answers: list[str] = []
+
+        async def ask() -> None:
+            answers.append((await ctx.sample(f"Repeat: {args.text}")).text)
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(ask)
+        return EchoOut(echoed=answers[0])
+
+    async def drafted(self, args: EchoIn, ctx: ToolContext) -> str:
+        return (await ctx.sample(f"Draft: {args.text}")).text
+
+    async def broken(self, args: EchoIn, ctx: ToolContext) -> str:
+        raise ValueError(f"invalid literal: 'db-password=hunter2' in {args.text}")
+
+    async def summary(self, ctx: ToolContext) -> str:
+        return (await ctx.sample("Summarise the session")).text
+
+    @hookimpl
+    def parlance_register_tools(self, register) -> None:
+        register(self.ask_in_task_group, name="ask_in_task_group")
+
+    @hookimpl
+    def parlance_register_prompts(self, register) -> None:
+        register(self.drafted, name="drafted")
+        register(self.broken, name="broken")
+
+    @hookimpl
+    def parlance_register_resources(self, register) -> None:
+        register(self.summary, uri="sampling://summary", name="summary", mime_type="text/plain")

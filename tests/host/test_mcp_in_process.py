@@ -238,3 +238,46 @@ async def test_a_second_run_enters_lifespans_again() -> None:
             result = await client.call_tool("lifespan_state", {})
         assert result.structured_content == {"entered": True}
         assert pack.exited is True
+
+
+
+async def test_sampling_from_prompts_resources_and_task_groups(mode: str) -> None:
+    from tests.host.packs_for_tests import SamplingEverywherePack
+
+    async def model(context: Any, params: Any) -> CreateMessageResult:
+        return CreateMessageResult(role="assistant", content=TextContent(type="text", text="MODEL SAYS"),
+                                   model="m", stop_reason="endTurn")
+
+    async with connect({"s": SamplingEverywherePack()}, mode=mode, sampling_callback=model) as client:
+        tool = await client.call_tool("ask_in_task_group", {"text": "x"})
+        prompt = await client.get_prompt("drafted", {"text": "x"})
+        resource = await client.read_resource("sampling://summary")
+        still_serving = await client.call_tool("ask_in_task_group", {"text": "y"})
+    assert tool.structured_content == {"echoed": "MODEL SAYS"}
+    assert prompt.messages[0].content.text == "MODEL SAYS"
+    assert resource.contents[0].text == "MODEL SAYS"
+    assert still_serving.structured_content == {"echoed": "MODEL SAYS"}
+
+
+async def test_a_prompt_that_crashes_sends_no_exception_text(mode: str) -> None:
+    from tests.host.packs_for_tests import SamplingEverywherePack
+
+    async with connect({"s": SamplingEverywherePack()}, mode=mode) as client:
+        with pytest.raises(MCPError) as caught:
+            await client.get_prompt("broken", {"text": "x"})
+    assert "hunter2" not in caught.value.error.message and "invalid literal" not in caught.value.error.message
+    assert caught.value.error.code == -32603
+
+
+async def test_a_forged_request_state_is_ignored() -> None:
+    import base64
+
+    forged = "parlance.samples.v1:" + base64.urlsafe_b64encode(b"[1]").decode()
+
+    async def model(context: Any, params: Any) -> CreateMessageResult:
+        return CreateMessageResult(role="assistant", content=TextContent(type="text", text="OK"), model="m")
+
+    async with connect({"core": CorePack()}, sampling_callback=model) as client:
+        first = await client.session.call_tool("ask_model", {"text": "x"}, allow_input_required=True,
+                                               request_state=forged)
+    assert first.input_requests  # the forged state was ignored: the sample is simply asked for

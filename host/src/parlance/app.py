@@ -29,7 +29,7 @@ from parlance.packs import PackRecord, PackSet, load_packs, strict_mode
 from parlance.registry import PromptDefinition, ToolDefinition
 from parlance.types import ArgumentProblem, PromptMessage, ToolResult
 
-__all__ = ["Host", "Outcome", "UnknownName"]
+__all__ = ["Host", "Outcome", "Refused", "UnknownName"]
 
 logger = logging.getLogger(__name__)
 call_log = logging.getLogger("parlance.calls")
@@ -37,6 +37,13 @@ call_log = logging.getLogger("parlance.calls")
 
 class UnknownName(LookupError):
     """No tool, prompt or resource by that name: a protocol error, not a tool result."""
+
+
+class Refused(Exception):
+    """A prompt or resource request the host turns down; the message is written for the client.
+
+    Any other exception from a prompt or resource handler is a bug: the client gets a generic error.
+    """
 
 
 @dataclass(frozen=True)
@@ -191,9 +198,9 @@ class Host:
             args = prompt.args_model.model_validate(arguments or {})
         except ValidationError as exc:
             problem = _problems(exc)[0]
-            raise ValueError(f"prompt {name!r}: argument {problem.field!r}: {problem.message}") from None
+            raise Refused(f"prompt {name!r}: argument {problem.field!r}: {problem.message}") from None
         if await self._wait_for(prompt.pack) is not None:
-            raise ValueError(f"pack {prompt.pack!r} failed to start, so prompt {name!r} is unavailable")
+            raise Refused(f"pack {prompt.pack!r} failed to start, so prompt {name!r} is unavailable")
         rendered = await prompt.handler(args, self._context(prompt.pack, name, backend, session))
         if isinstance(rendered, str):
             return prompt, [PromptMessage(role="user", text=rendered)]
@@ -205,7 +212,7 @@ class Host:
             raise UnknownName(f"Unknown resource: {uri}")
         resource, params = found
         if await self._wait_for(resource.pack) is not None:
-            raise ValueError(f"pack {resource.pack!r} failed to start, so {uri} is unavailable")
+            raise Refused(f"pack {resource.pack!r} failed to start, so {uri} is unavailable")
         content = await resource.handler(self._context(resource.pack, resource.name, backend, session), **params)
         if content is None:
             raise UnknownName(f"Unknown resource: {uri}")

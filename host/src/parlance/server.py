@@ -17,8 +17,8 @@ import base64
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Sequence
+from typing import Any, TypeVar
 
 from mcp import MCPError
 from mcp.server import Server, ServerRequestContext
@@ -56,7 +56,7 @@ from mcp.types import SamplingMessage as McpSamplingMessage
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from parlance import __version__
-from parlance.app import Host, UnknownName
+from parlance.app import Host, Refused, UnknownName
 from parlance.errors import SamplingFailed, SamplingUnavailable, ToolError
 from parlance.types import ClientInfo, Sampled, SamplingMessage
 
@@ -65,6 +65,7 @@ __all__ = ["build_server"]
 logger = logging.getLogger(__name__)
 
 RequestContext = ServerRequestContext[Any, Any]
+T = TypeVar("T")
 
 
 class _NeedsInput(BaseException):
@@ -89,14 +90,21 @@ def _answers_from(request_state: str | None, input_responses: dict[str, Any] | N
         try:
             answers = json.loads(base64.urlsafe_b64decode(request_state.removeprefix(_STATE_PREFIX)))
         except (ValueError, TypeError):
+            answers = {}
+        if not (isinstance(answers, dict) and all(isinstance(v, dict) for v in answers.values())):
             answers = {}  # not ours or damaged: the samples are asked for again
     answers.update(input_responses or {})
     return answers
 
 
 def _state_from(answers: dict[str, Any]) -> str:
-    plain = {key: CreateMessageResult.model_validate(value, from_attributes=True).model_dump(by_alias=True, mode="json")
-             for key, value in answers.items()}
+    plain = {}
+    for key, value in answers.items():
+        try:
+            plain[key] = CreateMessageResult.model_validate(value, from_attributes=True).model_dump(by_alias=True,
+                                                                                                  mode="json")
+        except Exception:  # a damaged answer is dropped: that sample is asked for again
+            continue
     return _STATE_PREFIX + base64.urlsafe_b64encode(json.dumps(plain).encode()).decode()
 
 
@@ -213,12 +221,11 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
     async def call_tool(ctx: RequestContext, params: CallToolRequestParams) -> CallToolResult | InputRequiredResult:
         backend = _RequestBackend(ctx, params.input_responses, params.request_state)
         try:
-            outcome = await host.call_tool(params.name, params.arguments, backend, _session_of(ctx))
+            outcome = await _or_ask(backend, host.call_tool(params.name, params.arguments, backend, _session_of(ctx)))
         except UnknownName as exc:
             raise MCPError(INVALID_PARAMS, str(exc), data={"code": "UNKNOWN_TOOL", "tool": params.name}) from None
-        except _NeedsInput as need:
-            return InputRequiredResult(input_requests={need.key: need.request},
-                                       request_state=_state_from(backend.answers))
+        if isinstance(outcome, InputRequiredResult):
+            return outcome
         return CallToolResult(
             content=[TextContent(type="text", text=outcome.text)],
             structured_content=outcome.structured,
@@ -242,10 +249,14 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
         async def list_prompts(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListPromptsResult:
             return ListPromptsResult(prompts=prompts)
 
-        async def get_prompt(ctx: RequestContext, params: GetPromptRequestParams) -> GetPromptResult:
+        async def get_prompt(ctx: RequestContext, params: GetPromptRequestParams) -> GetPromptResult | InputRequiredResult:
+            backend = _RequestBackend(ctx, params.input_responses, params.request_state)
             with _protocol_errors(params.name):
-                prompt, messages = await host.get_prompt(params.name, params.arguments, _RequestBackend(ctx),
-                                                         _session_of(ctx))
+                rendered = await _or_ask(backend, host.get_prompt(params.name, params.arguments, backend,
+                                                                  _session_of(ctx)))
+            if isinstance(rendered, InputRequiredResult):
+                return rendered
+            prompt, messages = rendered
             return GetPromptResult(
                 description=prompt.description,
                 messages=[McpPromptMessage(role=m.role, content=TextContent(type="text", text=m.text)) for m in messages],
@@ -270,9 +281,14 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
         async def list_templates(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListResourceTemplatesResult:
             return ListResourceTemplatesResult(resource_templates=templates)
 
-        async def read_resource(ctx: RequestContext, params: ReadResourceRequestParams) -> ReadResourceResult:
+        async def read_resource(ctx: RequestContext,
+                                params: ReadResourceRequestParams) -> ReadResourceResult | InputRequiredResult:
+            backend = _RequestBackend(ctx, params.input_responses, params.request_state)
             with _protocol_errors(params.uri):
-                content, mime_type = await host.read_resource(params.uri, _RequestBackend(ctx), _session_of(ctx))
+                read = await _or_ask(backend, host.read_resource(params.uri, backend, _session_of(ctx)))
+            if isinstance(read, InputRequiredResult):
+                return read
+            content, mime_type = read
             if isinstance(content, bytes):
                 blob = base64.b64encode(content).decode("ascii")
                 return ReadResourceResult(contents=[BlobResourceContents(uri=params.uri, mime_type=mime_type, blob=blob)])
@@ -299,6 +315,29 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
     )
 
 
+async def _or_ask(backend: _RequestBackend, call: Awaitable[T]) -> T | InputRequiredResult:
+    """Await `call`; when a pack's `ctx.sample()` needs an answer the client has not given yet
+    (2026-07-28), answer InputRequiredResult instead. The request may surface inside an exception
+    group when the pack sampled from a task group of its own."""
+    try:
+        return await call
+    except BaseException as exc:
+        need = _needs_input_in(exc)
+        if need is None:
+            raise
+        return InputRequiredResult(input_requests={need.key: need.request}, request_state=_state_from(backend.answers))
+
+
+def _needs_input_in(exc: BaseException) -> _NeedsInput | None:
+    if isinstance(exc, _NeedsInput):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            if (found := _needs_input_in(inner)) is not None:
+                return found
+    return None
+
+
 @contextlib.contextmanager
 def _protocol_errors(subject: str) -> Any:
     """Prompts and resources have no error results: failures become JSON-RPC errors, without exception text."""
@@ -306,7 +345,7 @@ def _protocol_errors(subject: str) -> Any:
         yield
     except UnknownName as exc:
         raise MCPError(INVALID_PARAMS, str(exc), data={"uri": subject} if "://" in subject else None) from None
-    except (ValueError, ToolError) as exc:
+    except (Refused, ToolError) as exc:  # messages written for the client
         raise MCPError(INVALID_PARAMS, str(exc)) from None
     except MCPError:
         raise
