@@ -21,9 +21,37 @@ from parlance_translation.templates import Lexicon
 AXES = ("directness", "warmth", "urgency")
 
 _ALL_CAPS = re.compile(r"(?<!\w)[A-Z]{3,}(?!\w)")
-_SENTENCE_START = re.compile(r"(?:^|[.?!]\s+|\n)\s*([A-Za-z]+)")
+# Tokens for `sentence_initial_words`: a word, a sentence stop, a line break, or anything else.
+_TOKEN = re.compile(r"[A-Za-z]+|[.?!]|\n|\S")
 # Acronyms that are written in capitals anyway and say nothing about tone.
 _CAPS_EXEMPT = frozenset({"EOD", "COB", "EOW", "ASAP", "API", "PR", "URL", "SQL", "CI", "QA", "FYI", "TBD", "ETA", "OK"})
+
+
+def sentence_initial_words(text: str) -> list[str]:
+    """Words that open a sentence: at the start, after a line break, or after . ? ! and whitespace.
+
+    One linear pass over tokens. (A single regex with `\\s+` and `\\s*` side by side, the obvious
+    way to write this, backtracks quadratically over long runs of whitespace in user text.)
+    """
+    found: list[str] = []
+    at_start, after_stop, previous_end = True, False, 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if after_stop and match.start() > previous_end:  # a stop followed by whitespace
+            at_start = True
+        after_stop = False
+        if token == "\n":
+            at_start = True
+        elif token in ".?!":
+            after_stop, at_start = True, False
+        elif token[0].isascii() and token[0].isalpha():
+            if at_start:
+                found.append(token)
+            at_start = False
+        else:
+            at_start = False
+        previous_end = match.end()
+    return found
 
 
 @dataclass(frozen=True)
@@ -70,7 +98,7 @@ def read(text: str, lexicon: Lexicon) -> ToneReading:
     caps_words = min(sum(1 for word in _ALL_CAPS.findall(text) if word not in _CAPS_EXEMPT), cap)
     questions = min(text.count("?"), cap)
     verbs = set(lexicon.data["imperatives"]["verbs"])
-    imperatives = min(sum(1 for word in _SENTENCE_START.findall(text) if word.lower() in verbs), cap)
+    imperatives = min(sum(1 for word in sentence_initial_words(text) if word.lower() in verbs), cap)
     sums["urgency"] += exclamations * scoring["exclamation_urgency"] + caps_words * scoring["all_caps_word_urgency"]
     sums["warmth"] += exclamations * scoring["exclamation_warmth"]
     sums["directness"] += (
