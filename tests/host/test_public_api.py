@@ -38,7 +38,7 @@ def test_tool_context_surface() -> None:
     public = {name for name in dir(ToolContext) if not name.startswith("_")}
     public |= {"pack", "name", "settings", "state", "session_state", "logger", "language_packs"}  # instance attributes
     assert public == {"pack", "name", "settings", "state", "session_state", "logger", "language_packs", "protocol_version",
-                      "client", "can_sample", "report_progress", "sample"}
+                      "client", "can_sample", "session_persists", "report_progress", "sample"}
 
 
 def test_importing_parlance_loads_no_pack_and_no_mcp() -> None:

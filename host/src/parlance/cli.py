@@ -238,6 +238,7 @@ class _CliBackend:
     protocol_version = None
     client = ClientInfo(name="parlance-cli", version=__version__)
     can_sample = False
+    session_persists = False  # one call per process
 
     async def report_progress(self, progress: float, total: float | None, message: str | None) -> None:
         return None

@@ -30,6 +30,9 @@ class ContextBackend(Protocol):
     @property
     def can_sample(self) -> bool: ...
 
+    @property
+    def session_persists(self) -> bool: ...
+
     async def report_progress(self, progress: float, total: float | None, message: str | None) -> None: ...
 
     async def sample(
@@ -52,7 +55,8 @@ class ToolContext:
         settings: the pack's validated settings (its `parlance_declare_settings` model), or None.
         state: what the pack's lifespan yielded, shared by every session of this server.
         session_state: a dict private to this pack and this MCP session (one stdio connection),
-            kept across calls: the place for per-session data such as bundles a client added.
+            kept across calls: the place for per-session data such as bundles a client added (see
+            `session_persists` for the transports where no session exists).
         logger: a stderr logger for this pack. Never log tool arguments or results.
         language_packs: the language packs this pack may use (`for_language(tag)`, `resolve(path, tag)`).
     """
@@ -91,6 +95,16 @@ class ToolContext:
     def can_sample(self) -> bool:
         """True when the client declared the MCP sampling capability, so `sample()` may work."""
         return self._backend.can_sample
+
+    @property
+    def session_persists(self) -> bool:
+        """Whether `session_state` will still hold what this call puts there on the client's next call.
+
+        False where the protocol keeps no session: MCP 2026-07-28 over HTTP (each request stands alone)
+        and `parlance call`. A tool whose only effect is on session state should refuse there rather
+        than report a success that the next call will not see.
+        """
+        return self._backend.session_persists
 
     async def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         """Send a progress notification if the client asked for progress on this call; else nothing."""

@@ -138,6 +138,10 @@ class _RequestBackend:
         caps = self._ctx.session.client_capabilities
         return caps is not None and caps.sampling is not None
 
+    @property
+    def session_persists(self) -> bool:
+        return _persists(self._ctx)
+
     async def report_progress(self, progress: float, total: float | None, message: str | None) -> None:
         await self._ctx.session.report_progress(progress, total, message)
 
@@ -187,6 +191,11 @@ class _Session:
     """A key for per-session pack state (weak-referenceable, unlike a bare object())."""
 
 
+def _persists(ctx: RequestContext) -> bool:
+    # 2026-07-28 over HTTP: every request stands alone (see _session_of).
+    return ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS or ctx.request is None
+
+
 def _session_of(ctx: RequestContext) -> object:
     """Which session a request belongs to, for `ctx.session_state`.
 
@@ -195,7 +204,7 @@ def _session_of(ctx: RequestContext) -> object:
     a request over HTTP gets state of its own, since unrelated clients share the server there.
     """
     if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-        return _Session() if ctx.request is not None else ctx.lifespan_context["session"]
+        return ctx.lifespan_context["session"] if _persists(ctx) else _Session()
     # The SDK keeps the connection on the session privately; without it, the server run stands in.
     return getattr(ctx.session, "_connection", None) or ctx.lifespan_context["session"]
 

@@ -64,7 +64,17 @@ async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesO
         if builder.total > PROGRESS_THRESHOLD:
             for done in builder.steps(PROGRESS_STEP):
                 await ctx.report_progress(done, builder.total, f"compiled {done} of {builder.total} messages")
-        bundle = translator.install(builder.build(), merge=args.merge)
+        built = builder.build()
+    if not ctx.session_persists:
+        raise ToolError(
+            "SESSION_STATE_UNAVAILABLE",
+            "this connection keeps no state between calls (MCP 2026-07-28 over HTTP, or `parlance call`), so "
+            f"the {built.code} bundle would be gone before your next call. Load bundles at startup instead: "
+            "[packs.i18n] bundle_dirs, or a language pack's messages/ folder.",
+            {"locale": built.code},
+        )
+    with _domain_errors():
+        bundle = translator.install(built, merge=args.merge)
     return AddMessagesOutput(locale=bundle.code, message_count=len(bundle.messages))
 
 
