@@ -66,3 +66,43 @@ def test_foreign_host_header_is_refused(base_url: str) -> None:
                                                    "Accept": "application/json, text/event-stream"},
                        content=b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
     assert reply.status_code == 421
+
+
+def test_a_non_loopback_bind_needs_allowed_hosts(tmp_path: Path) -> None:
+    (tmp_path / "parlance.toml").write_text("[packs]\nenabled = []\n")
+    proc = subprocess.run([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--host", "0.0.0.0",
+                           "--port", str(_free_port()), "--config", str(tmp_path / "parlance.toml")],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2
+    assert "[host.allowed_hosts]" in proc.stderr and "127.0.0.1" in proc.stderr
+
+
+def test_allowed_hosts_are_enforced(tmp_path: Path) -> None:
+    port = _free_port()
+    (tmp_path / "parlance.toml").write_text(
+        f'[host]\nallowed_hosts = ["127.0.0.1:{port}"]\nallowed_origins = ["http://127.0.0.1:{port}"]\n'
+        "[packs]\nenabled = []\n")
+    proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--host", "0.0.0.0",
+                             "--port", str(port), "--config", str(tmp_path / "parlance.toml")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        body = (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+                b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
+        ok = httpx.post(f"http://127.0.0.1:{port}/mcp", headers=headers, content=body)
+        evil = httpx.post(f"http://127.0.0.1:{port}/mcp", headers={**headers, "Host": "evil.example"}, content=body)
+        bad_origin = httpx.post(f"http://127.0.0.1:{port}/mcp", headers={**headers, "Origin": "http://evil.example"},
+                                content=body)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert ok.status_code == 200
+    assert evil.status_code == 421
+    assert bad_origin.status_code == 403

@@ -179,14 +179,17 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     import anyio
 
     from parlance.server import build_server
-    from parlance.transports import serve_http, serve_stdio
+    from parlance.transports import http_security, serve_http, serve_stdio
 
+    transport = args.transport or config.host.transport
+    security = None
+    if transport == "http":  # refuse an unsafe bind before loading anything
+        bind, port = args.bind or config.host.bind, args.port if args.port is not None else config.host.port
+        security = http_security(bind, config.host.allowed_hosts, config.host.allowed_origins)
     host = _load_host(config)
     server = build_server(host)
-    transport = args.transport or config.host.transport
     if transport == "http":
-        bind, port = args.bind or config.host.bind, args.port if args.port is not None else config.host.port
-        anyio.run(lambda: serve_http(server, bind=bind, port=port))
+        anyio.run(lambda: serve_http(server, bind=bind, port=port, security=security))
     else:
         anyio.run(serve_stdio, server)
     return EXIT_OK

@@ -42,6 +42,9 @@ class HostSettings(_Section):
     log_format: Literal["json", "text"] = "json"
     bind: str = Field(default="127.0.0.1", description="HTTP bind address; loopback unless you mean it")
     port: int = Field(default=8000, ge=0, le=65535)
+    allowed_hosts: list[str] = Field(default=[], description="Host headers HTTP clients may send ('name:port', "
+                                     "'name:*'); required for a non-loopback bind")
+    allowed_origins: list[str] = Field(default=[], description="Origin headers browsers may send")
 
 
 class _PacksSection(BaseModel):

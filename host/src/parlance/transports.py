@@ -87,11 +87,38 @@ class _AnsweringReceiveStream:
         await self.aclose()
 
 
-async def serve_http(server: Server[Any], *, bind: str, port: int) -> None:
-    """Serve streamable HTTP at http://{bind}:{port}/mcp. Host/Origin are checked on loopback binds."""
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def http_security(bind: str, allowed_hosts: list[str], allowed_origins: list[str]) -> Any:
+    """Host/Origin checks for the HTTP transport (DNS-rebinding protection), or a ConfigError.
+
+    Loopback binds accept loopback names unless told otherwise. Any other bind makes Parlance reachable
+    from other machines, with no authentication of its own, so it must name the Host headers it will
+    answer to: a server that accepts any Host header can be driven by any web page a user visits.
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from parlance.errors import ConfigError
+
+    if not allowed_hosts and bind in LOOPBACK:
+        return None  # the SDK's loopback defaults: 127.0.0.1:*, localhost:*, [::1]:*
+    if not allowed_hosts:
+        raise ConfigError(
+            f"binding HTTP to {bind} exposes Parlance beyond this machine, with no authentication of its own",
+            key="host.allowed_hosts",
+            fix='list the Host headers clients use, e.g. allowed_hosts = ["mcp.example.com:8000"] (and '
+                "allowed_origins for browsers), put it behind an authenticating proxy, or bind 127.0.0.1",
+        )
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=list(allowed_hosts),
+                                     allowed_origins=list(allowed_origins))
+
+
+async def serve_http(server: Server[Any], *, bind: str, port: int, security: Any = None) -> None:
+    """Serve streamable HTTP at http://{bind}:{port}/mcp, checking Host/Origin (see `http_security`)."""
     import uvicorn
 
-    app = server.streamable_http_app(streamable_http_path="/mcp", host=bind)
+    app = server.streamable_http_app(streamable_http_path="/mcp", host=bind, transport_security=security)
     config = uvicorn.Config(app, host=bind, port=port, log_level="warning", access_log=False, lifespan="on")
     logger.info("http.listening", extra={"url": f"http://{bind}:{port}/mcp"})
     await uvicorn.Server(config).serve()
