@@ -84,6 +84,19 @@ def test_show_masks_secrets_and_keeps_env_references(clean_env: Path) -> None:
     assert "hunter2" not in str(shown)
 
 
+def test_show_masks_secrets_in_lists_tables_and_urls(clean_env: Path) -> None:
+    path = clean_env / "parlance.toml"
+    path.write_text(
+        '[packs.store]\napi_keys = ["k-123", "k-456"]\nheaders = [{Authorization = "Bearer abc"}]\n'
+        'dsn = "postgres://app:s3cret@127.0.0.1/db"\nplain = ["a", "b"]\n'
+    )
+    table = load_config(path).show()["packs"]["store"]
+    assert table["api_keys"] == [MASK, MASK]
+    assert table["headers"] == [{"Authorization": MASK}]
+    assert table["dsn"] == f"postgres://{MASK}@127.0.0.1/db"
+    assert table["plain"] == ["a", "b"]
+
+
 def test_language_pack_paths_are_relative_to_the_file(clean_env: Path) -> None:
     path = clean_env / "conf" / "parlance.toml"
     path.parent.mkdir()

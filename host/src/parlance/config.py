@@ -30,6 +30,7 @@ HOST_KEYS_IN_PACK_TABLE = frozenset({"prefix", "enabled"})
 _ENV_REF = re.compile(r"\$\{env:([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _SECRET_NAME = re.compile(r"(token|secret|password|passwd|api[_-]?key|credential|auth)", re.IGNORECASE)
 MASK = "********"
+_URL_USERINFO = re.compile(r"://[^/@\s]+@")
 
 
 class _Section(BaseModel):
@@ -223,8 +224,15 @@ def resolve_env(value: Any, *, file: str, key: str) -> Any:
 
 
 def _mask(key: str, value: Any) -> Any:
-    if isinstance(value, str) and (_ENV_REF.search(value) or _SECRET_NAME.search(key)):
-        return MASK if not _ENV_REF.fullmatch(value) else value  # show the reference, never its value
+    """A value as `config show` prints it: secrets masked, `${env:...}` references shown as written."""
+    if isinstance(value, str):
+        if _ENV_REF.fullmatch(value):
+            return value  # the reference, never the value it resolves to
+        if _ENV_REF.search(value) or _SECRET_NAME.search(key):
+            return MASK
+        return _URL_USERINFO.sub(f"://{MASK}@", value)  # postgres://user:password@host
     if isinstance(value, dict):
         return {k: _mask(k, v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_mask(key, item) for item in value]  # a list inherits its key's secrecy
     return value
