@@ -108,6 +108,14 @@ def test_malformed_lines_get_errors_and_the_session_continues(tmp_path: Path, si
     assert replies[4]["result"]["structuredContent"] == {"text": "A"}
 
 
+def test_valid_json_the_sdk_refuses_is_answered_with_its_id(tmp_path: Path, site: Path) -> None:
+    lone_surrogate = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"shout","arguments":{"text":"\\ud800"}}}'
+    replies = _raw_session(tmp_path, site, [INITIALIZE, INITIALIZED, lone_surrogate,
+                                            json.dumps({"jsonrpc": "2.0", "id": 8, "method": "ping"})], expect=3)
+    assert (replies[1]["id"], replies[1]["error"]["code"]) == (7, -32600)
+    assert replies[2] == {"jsonrpc": "2.0", "id": 8, "result": {}}
+
+
 def test_unknown_tool_is_a_jsonrpc_error(tmp_path: Path, site: Path) -> None:
     replies = _raw_session(tmp_path, site, [
         INITIALIZE, INITIALIZED,

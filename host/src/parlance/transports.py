@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import sys
 from typing import Any
@@ -29,6 +30,17 @@ async def serve_stdio(server: Server[Any]) -> None:
         with contextlib.redirect_stdout(sys.stderr):
             incoming = _AnsweringReceiveStream(read_stream, write_stream)
             await server.run(incoming, write_stream, server.create_initialization_options())
+
+
+def _request_id(raw: Any) -> int | str | None:
+    """The id of a request the SDK could not take, so the error reaches the caller that waits for it."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)  # stricter parsers refuse some valid JSON, e.g. "\\ud800"
+        except ValueError:
+            return None
+    request_id = raw.get("id") if isinstance(raw, dict) else None
+    return request_id if isinstance(request_id, (int, str)) and not isinstance(request_id, bool) else None
 
 
 class _AnsweringReceiveStream:
@@ -59,10 +71,13 @@ class _AnsweringReceiveStream:
         if errors and isinstance(errors[0].get("input"), str) and not errors[0]["input"].strip():
             return  # a blank line is not a message; some clients send them between messages
         is_json = bool(errors) and all(e["type"] != "json_invalid" for e in errors)
-        code, message = (INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message") if is_json else \
-            (PARSE_ERROR, "Parse error: the line is not valid JSON")
+        request_id = _request_id(errors[0].get("input")) if errors else None
+        if request_id is not None:  # valid JSON the SDK refused (e.g. a lone surrogate escape): answer that request
+            is_json = True
+        code, message = (INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message the server can decode") \
+            if is_json else (PARSE_ERROR, "Parse error: the line is not valid JSON")
         logger.warning("stdio.unreadable_line", extra={"code": code})
-        reply = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=message))
+        reply = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
         await self._replies.send(SessionMessage(reply))
 
     def __aiter__(self) -> _AnsweringReceiveStream:
