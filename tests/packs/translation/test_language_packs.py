@@ -51,7 +51,8 @@ async def test_a_dropped_in_pack_is_used_for_its_language(tmp_path: Path) -> Non
     assert result.is_error is False
     template = result.meta[META]["template"]
     assert (template["pack"], template["language"], template["version"]) == ("de", "de", "9.9.9")
-    assert template["path"].endswith("prompts/translation/translate_incoming.md")
+    assert template["path"] == "prompts/translation/translate_incoming.md"  # inside the pack, never a server path
+    assert result.meta[META]["lexicons"][0]["path"] == "lexicons/translation/ambiguity.toml"
     assert "GERMAN-OVERRIDE" in result.meta[META]["refinement_prompt"]["user"]
     assert result.meta[META]["lexicons"][0]["pack"] == "de"
     spans = result.structured_content["ambiguity"]["spans"]

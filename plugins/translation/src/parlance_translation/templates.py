@@ -111,9 +111,10 @@ def resolve(tool: str, language: str | None = None, packs: LanguagePacks | None 
     """The prompt template for `tool` in `language` (None = English base)."""
     base = _load_template(tool, BASE_LANGUAGE)
     for lp in _language_packs_for(language, packs):
-        path = lp.file(f"prompts/{PACK}/{tool}.md")
+        relative = f"prompts/{PACK}/{tool}.md"
+        path = lp.file(relative)
         if path is not None:
-            override = _load_override(tool, str(path), lp.name, lp.version or "", _tag(lp, language))
+            override = _load_override(tool, str(path), relative, lp.name, lp.version or "", _tag(lp, language))
             if override is not None and _fits(override, base):
                 return override
     return base
@@ -123,9 +124,10 @@ def resolve_lexicon(name: str, language: str | None = None, packs: LanguagePacks
     """The heuristics word list `name` in `language` (None = English base)."""
     base = _load_lexicon(name, BASE_LANGUAGE)
     for lp in _language_packs_for(language, packs):
-        path = lp.file(f"lexicons/{PACK}/{name}.toml")
+        relative = f"lexicons/{PACK}/{name}.toml"
+        path = lp.file(relative)
         if path is not None:
-            override = _load_lexicon_file(name, str(path), lp.name, _tag(lp, language))
+            override = _load_lexicon_file(name, str(path), relative, lp.name, _tag(lp, language))
             if override is not None and set(override.data) >= set(base.data) - {"meta"}:
                 return override
             logger.warning("translation.lexicon_override_skipped", extra={"language_pack": lp.name, "lexicon": name})
@@ -148,7 +150,9 @@ def _fits(override: Template, base: Template) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _load_override(tool: str, path: str, pack: str, pack_version: str, language: str) -> Template | None:
+def _load_override(tool: str, path: str, relative: str, pack: str, pack_version: str,
+                   language: str) -> Template | None:
+    # `source.path` is the file's path inside its language pack: results never carry server paths.
     try:
         text = open(path, encoding="utf-8").read()
     except (OSError, UnicodeDecodeError):
@@ -161,19 +165,19 @@ def _load_override(tool: str, path: str, pack: str, pack_version: str, language:
         tool=match.group("name"),
         version=match.group("version"),
         body=body,
-        source=Source(pack=pack, language=language, version=pack_version, path=path),
+        source=Source(pack=pack, language=language, version=pack_version, path=relative),
         placeholders=frozenset(_PLACEHOLDER.findall(body)),
     )
 
 
 @lru_cache(maxsize=256)
-def _load_lexicon_file(name: str, path: str, pack: str, language: str) -> Lexicon | None:
+def _load_lexicon_file(name: str, path: str, relative: str, pack: str, language: str) -> Lexicon | None:
     try:
         data = tomllib.loads(open(path, encoding="utf-8").read())
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
     version = str(data.get("meta", {}).get("version", "0.0.0"))
-    return Lexicon(name=name, data=data, source=Source(pack=pack, language=language, version=version, path=path))
+    return Lexicon(name=name, data=data, source=Source(pack=pack, language=language, version=version, path=relative))
 
 
 @lru_cache(maxsize=None)
