@@ -32,3 +32,14 @@ async def test_whitespace_floods_at_the_input_limits_stay_fast() -> None:
     elapsed = time.perf_counter() - started
     assert result.is_error is False
     assert elapsed < 2.0, f"check_tone took {elapsed:.1f} s on whitespace floods (quadratic backtracking?)"
+
+
+@pytest.mark.anyio
+async def test_text_holding_the_rewrites_private_placeholders_is_kept_as_written() -> None:
+    sneaky = "Also see \ue000\U000f0000\ue001 here. This is broken."
+    async with connect(["translation"], config={"packs": {"translation": {"mode": "baseline"}}}) as client:
+        result = await client.call_tool("rewrite_outgoing", {"text": sneaky, "target_register": "warm",
+                                                             "preserve_terms": ["deploy script"]})
+    rewritten = result.structured_content["rewritten"]
+    assert "\ue000\U000f0000\ue001" in rewritten and "deploy script" not in rewritten
+    assert result.structured_content["unpreserved_terms"] == ["deploy script"]

@@ -60,6 +60,9 @@ def _rules(lexicon: Lexicon, register: str) -> tuple[_Rule, ...]:
 def _shield(text: str, terms: list[str]) -> tuple[str, list[str]]:
     """Replace every stretch of text covered by a term occurrence (overlaps merged) by a placeholder."""
     covered: list[tuple[int, int]] = []
+    # Shield characters already in the input are shielded themselves, so they come back verbatim and
+    # can never pair up into a placeholder that `_unshield` would replace with a term.
+    covered += [(i, i + 1) for i, char in enumerate(text) if char in (_SHIELD_OPEN, _SHIELD_CLOSE)]
     for term in {term for term in terms if term}:
         found = text.find(term)
         while found >= 0:
