@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from parlance.testing import connect
 from mcp import MCPError
 
 pytestmark = pytest.mark.anyio
@@ -217,3 +219,11 @@ def _output_fields(tool: Any) -> set[str]:
     schema = tool.output_schema
     branches = schema.get("anyOf", [schema])
     return next(set(b["properties"]) for b in branches if "error" not in b.get("properties", {}))
+
+
+@pytest.mark.anyio
+async def test_overlong_keys_are_invalid_messages() -> None:
+    async with connect(["i18n"], config={"packs": {"i18n": {"max_message_chars": 100}}}) as client:
+        result = await client.call_tool("i18n_add_messages", {"locale": "en", "messages": {"k" * 101: "v"}})
+    assert result.structured_content["code"] == "INVALID_MESSAGES"
+    assert "the key has 101 characters" in result.content[0].text

@@ -70,3 +70,4 @@ def test_parlance_call_refuses_too(tmp_path: Path) -> None:
                           text=True, env=env, timeout=60)
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["structuredContent"]["code"] == "SESSION_STATE_UNAVAILABLE"
+

@@ -88,6 +88,10 @@ class BundleBuilder:
         limit = self._limits.max_message_chars
         while self._done < len(self._pending):
             for key, text in self._pending[self._done:self._done + size]:
+                if len(key) > limit:
+                    self._problem(f"{key[:40]}…", f"the key has {len(key)} characters; "
+                                                   f"the limit is {limit} (setting max_message_chars)")
+                    continue
                 if len(text) > limit:
                     self._problem(key, f"the message has {len(text)} characters; "
                                        f"the limit is {limit} (setting max_message_chars)")
