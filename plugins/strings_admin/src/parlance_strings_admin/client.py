@@ -153,13 +153,16 @@ class StringsAdminClient:
         return response.status_code, body, truncated
 
     def _describe(self, exc: BaseException) -> str:
+        # Fixed phrases only: the text of a transport exception can carry addresses or internals, and
+        # this reaches the client. The exception itself is in the debug log.
+        logger.debug("strings_admin.transport_error", extra={"error": type(exc).__name__})
         if isinstance(exc, TimeoutError | httpx.TimeoutException):
             return f"no reply within timeout_s={self._timeout_s:g}"
         if isinstance(exc, httpx.ConnectError):
-            return f"connection failed: {exc}" if str(exc) else "connection failed"
+            return "connection failed (nothing accepted the connection, or the name did not resolve)"
         if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError):
             return "the connection closed before a reply arrived"
-        return f"{type(exc).__name__}: {exc}"
+        return "the request failed before a reply arrived"
 
 
 async def _read_capped(response: httpx.Response, limit: int) -> tuple[bytes, bool]:

@@ -51,7 +51,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="create this scope if missing (repeatable); ':translate' sets shouldTranslate",
     )
     emulator.add_argument("--base-path", type=_base_path, default=DEFAULT_BASE_PATH, help="REST path prefix")
-    emulator.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    # Same option and spelling as every `parlance` command (it shares their `log_level`), accepted here too
+    # so that `parlance strings-admin emulator --log-level INFO` works after the subcommand.
+    emulator.add_argument("--log-level", type=str.upper, choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+                          help="the emulator's request log level (default WARNING)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,5 +72,5 @@ def run(args: argparse.Namespace) -> int:
     url = service_url(sock)
     print(f"strings-admin emulator listening on {url}{args.base_path} (db: {db_path})", flush=True)
     print(f"  STRINGS_ADMIN_HOST={url} BASE_PATH={args.base_path}", flush=True)
-    serve_forever(sock, store, args.base_path, args.log_level)
+    serve_forever(sock, store, args.base_path, (args.log_level or "WARNING").lower())
     return 0
