@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 ERAS = {"legacy": "2025-11-25", "auto": "2026-07-28"}
@@ -21,3 +23,39 @@ def write_fake_dist(root: Path, pack: str, source: str, *, module: str | None = 
     (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: parlance-fake-{pack}\nVersion: 0.1.0\n")
     (dist / "entry_points.txt").write_text(f"[parlance.packs]\n{pack} = {module}\n")
     return root
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def parlance_http(config: Path, *, port: int | None = None, args: tuple[str, ...] = (),
+                  env: dict[str, str] | None = None) -> Iterator[str]:
+    """`parlance serve --transport http` on loopback for the block; yields the server's base URL."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    port = port or free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--port", str(port),
+                             "--config", str(config), *args], env={**os.environ, **(env or {})},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=config.parent)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,13 +13,7 @@ import pytest
 from mcp import Client
 
 from tests.host.packs_for_tests import SOURCES
-from tests.support import ERAS, write_fake_dist
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.support import ERAS, free_port, parlance_http, write_fake_dist
 
 
 @pytest.fixture(scope="module")
@@ -32,22 +23,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     site.mkdir()
     write_fake_dist(site, "printer", SOURCES["printer"])
     (tmp / "parlance.toml").write_text('[packs]\nenabled = ["printer"]\n')
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(site)}
-    proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--port", str(port),
-                             "--config", str(tmp / "parlance.toml")], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=10)
+    with parlance_http(tmp / "parlance.toml", env={"PYTHONPATH": str(site)}) as url:
+        yield url
 
 
 @pytest.mark.anyio
@@ -71,38 +48,24 @@ def test_foreign_host_header_is_refused(base_url: str) -> None:
 def test_a_non_loopback_bind_needs_allowed_hosts(tmp_path: Path) -> None:
     (tmp_path / "parlance.toml").write_text("[packs]\nenabled = []\n")
     proc = subprocess.run([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--host", "0.0.0.0",
-                           "--port", str(_free_port()), "--config", str(tmp_path / "parlance.toml")],
+                           "--port", str(free_port()), "--config", str(tmp_path / "parlance.toml")],
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
     assert "[host.allowed_hosts]" in proc.stderr and "127.0.0.1" in proc.stderr
 
 
 def test_allowed_hosts_are_enforced(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     (tmp_path / "parlance.toml").write_text(
         f'[host]\nallowed_hosts = ["127.0.0.1:{port}"]\nallowed_origins = ["http://127.0.0.1:{port}"]\n'
         "[packs]\nenabled = []\n")
-    proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--host", "0.0.0.0",
-                             "--port", str(port), "--config", str(tmp_path / "parlance.toml")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-        body = (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
-                b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
-        ok = httpx.post(f"http://127.0.0.1:{port}/mcp", headers=headers, content=body)
-        evil = httpx.post(f"http://127.0.0.1:{port}/mcp", headers={**headers, "Host": "evil.example"}, content=body)
-        bad_origin = httpx.post(f"http://127.0.0.1:{port}/mcp", headers={**headers, "Origin": "http://evil.example"},
-                                content=body)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    body = (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
+    with parlance_http(tmp_path / "parlance.toml", port=port, args=("--host", "0.0.0.0")) as url:
+        ok = httpx.post(f"{url}/mcp", headers=headers, content=body)
+        evil = httpx.post(f"{url}/mcp", headers={**headers, "Host": "evil.example"}, content=body)
+        bad_origin = httpx.post(f"{url}/mcp", headers={**headers, "Origin": "http://evil.example"}, content=body)
     assert ok.status_code == 200
     assert evil.status_code == 421
     assert bad_origin.status_code == 403

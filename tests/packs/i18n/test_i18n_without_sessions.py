@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
 import pytest
 from mcp import Client
+
+from tests.support import parlance_http
 
 BUNDLE = {"locale": "de", "messages": {"hi": "Hallo {name}"}}
 
@@ -23,22 +23,8 @@ BUNDLE = {"locale": "de", "messages": {"hi": "Hallo {name}"}}
 def http_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("i18n-http")
     (tmp / "parlance.toml").write_text('[packs]\nenabled = ["i18n"]\n[language_packs]\npaths = []\nautoload = false\n')
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--port", str(port),
-                             "--config", str(tmp / "parlance.toml")], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, cwd=tmp)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}/mcp"
-    proc.terminate()
-    proc.wait(timeout=10)
+    with parlance_http(tmp / "parlance.toml") as url:
+        yield f"{url}/mcp"
 
 
 @pytest.mark.anyio
