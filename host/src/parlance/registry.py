@@ -223,13 +223,6 @@ class Registry:
             else:
                 self.resources[resource.uri] = resource
 
-    def drop_pack(self, pack: str) -> None:
-        """Forget a pack's registrations (its lifespan failed after registration)."""
-        self.tools = {n: t for n, t in self.tools.items() if t.pack != pack}
-        self.prompts = {n: p for n, p in self.prompts.items() if p.pack != pack}
-        self.resources = {u: r for u, r in self.resources.items() if r.pack != pack}
-        self.resource_templates = [r for r in self.resource_templates if r.pack != pack]
-
     def find_resource(self, uri: str) -> tuple[ResourceDefinition, dict[str, str]] | None:
         if uri in self.resources:
             return self.resources[uri], {}

@@ -1,8 +1,9 @@
 """JSON Schemas from pydantic models, shaped for MCP clients.
 
-pydantic emits `$defs` + `$ref` and a `title` on every property. Several MCP clients handle
-`$ref` poorly, so non-recursive references are inlined; titles of properties are dropped because
-they only repeat the property's name. The root stays `"type": "object"` as MCP requires.
+pydantic emits `$defs` + `$ref`, `anyOf` for every Optional, and a `title` on every property.
+`flatten` inlines non-recursive references (several MCP clients handle `$ref` poorly) and writes
+Optional as a type list; packs that ship schemas of their own use it too. Tool schemas also drop
+property titles, which only repeat the property's name. The root stays `"type": "object"`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["ERROR_ENVELOPE_SCHEMA", "admit_error_envelope", "input_schema_for", "output_schema_for"]
+__all__ = ["ERROR_ENVELOPE_SCHEMA", "admit_error_envelope", "flatten", "input_schema_for", "output_schema_for"]
 
 ERROR_ENVELOPE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -34,14 +35,33 @@ def output_schema_for(model: type[BaseModel]) -> dict[str, Any]:
     return _clean(model.model_json_schema(mode="serialization"))
 
 
-def _clean(schema: dict[str, Any]) -> dict[str, Any]:
+def flatten(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with non-recursive `$ref`s inlined and nullable `anyOf`s written as type lists (a copy)."""
+    schema = dict(schema)
     defs = schema.pop("$defs", {})
     inlined = _inline(schema, defs, seen=())
     if _has_ref(inlined):  # recursive model: keep pydantic's $defs so the refs still resolve
         inlined["$defs"] = defs
-    inlined.setdefault("type", "object")
-    inlined.setdefault("properties", {})
     return inlined
+
+
+def _clean(schema: dict[str, Any]) -> dict[str, Any]:
+    cleaned = _without_property_titles(flatten(schema))
+    cleaned.setdefault("type", "object")
+    cleaned.setdefault("properties", {})
+    return cleaned
+
+
+def _without_property_titles(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_without_property_titles(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _without_property_titles(v) for k, v in node.items()}
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {name: {k: v for k, v in sub.items() if k != "title"} if isinstance(sub, dict) else sub
+                             for name, sub in out["properties"].items()}
+    return out
 
 
 def _inline(node: Any, defs: dict[str, Any], seen: tuple[str, ...]) -> Any:
@@ -57,13 +77,7 @@ def _inline(node: Any, defs: dict[str, Any], seen: tuple[str, ...]) -> Any:
         target = _inline(copy.deepcopy(defs[name]), defs, (*seen, name))
         siblings = {k: _inline(v, defs, seen) for k, v in node.items() if k != "$ref"}
         return {**target, **siblings}
-    out: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "properties" and isinstance(value, dict):
-            out[key] = {name: _strip_title(_inline(sub, defs, seen)) for name, sub in value.items()}
-        else:
-            out[key] = _inline(value, defs, seen)
-    return _nullable_as_type_list(out)
+    return _nullable_as_type_list({key: _inline(value, defs, seen) for key, value in node.items()})
 
 
 # Keywords that constrain a null instance too; a branch carrying one cannot be merged into a type list.
@@ -87,12 +101,6 @@ def _nullable_as_type_list(node: dict[str, Any]) -> dict[str, Any]:
     merged.update(other)
     merged["type"] = [other["type"], "null"]
     return merged
-
-
-def _strip_title(node: Any) -> Any:
-    if isinstance(node, dict):
-        node = {k: v for k, v in node.items() if k != "title"}
-    return node
 
 
 def _has_ref(node: Any) -> bool:

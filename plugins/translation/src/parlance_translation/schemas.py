@@ -18,6 +18,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from parlance.schemas import flatten
+
 from parlance_translation.contract import OUTPUT_MODELS
 
 SERVER_OWNED: dict[str, frozenset[str]] = {
@@ -35,38 +37,8 @@ GENERATED = "generated"
 def generate_output_schema(tool: str) -> str:
     """The output schema derived from the contract model now (what the checked-in file must equal)."""
     schema = OUTPUT_MODELS[tool].model_json_schema(mode="serialization")
-    # Inline $defs: several MCP clients resolve $ref poorly, and the contract models are not recursive.
-    defs = schema.pop("$defs", {})
-    return json.dumps(_nullable_types(_inline(schema, defs)), sort_keys=True, ensure_ascii=False)
-
-
-def _nullable_types(node: Any) -> Any:
-    """`anyOf: [{type: X, ...}, {type: null}]` -> `{type: [X, "null"], ...}`: the contract's own spelling,
-    equivalent, and several times cheaper for clients that validate every result (jsonschema)."""
-    if isinstance(node, list):
-        return [_nullable_types(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    node = {key: _nullable_types(value) for key, value in node.items()}
-    branches = node.get("anyOf")
-    if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
-        other = next(branch for branch in branches if branch != {"type": "null"})
-        if isinstance(other.get("type"), str) and "anyOf" not in other:
-            rest = {key: value for key, value in node.items() if key != "anyOf"}
-            return {**other, **rest, "type": [other["type"], "null"]}
-    return node
-
-
-def _inline(node: Any, defs: dict[str, Any]) -> Any:
-    if isinstance(node, list):
-        return [_inline(item, defs) for item in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        siblings = {key: value for key, value in node.items() if key != "$ref"}
-        return {**_inline(defs[ref.removeprefix("#/$defs/")], defs), **_inline(siblings, defs)}
-    return {key: _inline(value, defs) for key, value in node.items()}
+    # References inlined, Optional written as a type list: the contract's own spelling.
+    return json.dumps(flatten(schema), sort_keys=True, ensure_ascii=False)
 
 
 def generate_input_schema(tool: str) -> str:
