@@ -219,33 +219,26 @@ def _incoming_anchors(output: Any, facts: Facts) -> None:
 
 
 def _tone_anchors(output: Any, facts: Facts) -> None:
-    text = facts.source_text
     for index, flagged in enumerate(output.flagged_phrases):
-        item = f"flagged_phrases[{index}]"
-        problem = _bounds_problem(flagged.start_char, flagged.end_char, len(text))
-        if problem is None and text[flagged.start_char : flagged.end_char] != flagged.phrase:
-            problem = "phrase does not equal the text at start_char:end_char"
-        if problem:
-            raise errors.verbatim_anchor_failed(
-                item, problem, start_char=flagged.start_char, end_char=flagged.end_char,
-                found_at=text.find(flagged.phrase),
-            )
+        _require_verbatim(f"flagged_phrases[{index}]", facts.source_text, flagged.start_char, flagged.end_char,
+                          flagged.phrase, "phrase does not equal the text at start_char:end_char")
 
 
 def _meeting_anchors(output: Any, facts: Facts) -> None:
-    transcript = facts.source_text
     for section in MEETING_SECTIONS:
         for index, entry in enumerate(getattr(output, section)):
             span = entry.quoted_span
-            item = f"{section}[{index}].quoted_span"
-            problem = _bounds_problem(span.start_char, span.end_char, len(transcript))
-            if problem is None and transcript[span.start_char : span.end_char] != span.text:
-                problem = "text does not equal transcript[start_char:end_char]"
-            if problem:
-                raise errors.verbatim_anchor_failed(
-                    item, problem, start_char=span.start_char, end_char=span.end_char,
-                    found_at=transcript.find(span.text),
-                )
+            _require_verbatim(f"{section}[{index}].quoted_span", facts.source_text, span.start_char, span.end_char,
+                              span.text, "text does not equal transcript[start_char:end_char]")
+
+
+def _require_verbatim(item: str, source: str, start: int, end: int, quoted: str, mismatch: str) -> None:
+    """The verbatim anchor: `quoted` must be exactly `source[start:end]`; never fixed up, only refused."""
+    problem = _bounds_problem(start, end, len(source))
+    if problem is None and source[start:end] != quoted:
+        problem = mismatch
+    if problem:
+        raise errors.verbatim_anchor_failed(item, problem, start_char=start, end_char=end, found_at=source.find(quoted))
 
 
 def _no_anchors(output: Any, facts: Facts) -> None:

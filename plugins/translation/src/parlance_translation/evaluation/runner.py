@@ -171,34 +171,17 @@ async def _run_slice(client: Any, corpus: Path, name: str, report: EvalReport) -
         # 2. baseline
         result.checks += 1
         baseline = await client.call_tool(tool, args)
-        problem = _result_problem(baseline, identifier, "baseline")
-        if problem is None:
-            report.outputs.append((tool, f"{example_id}:baseline", baseline.structured_content))
-            for expectation in example.get("expect", {}).get("baseline", []):
-                result.checks += 1
-                problem = check(baseline.structured_content, expectation)
-                if problem:
-                    fail(example_id, "baseline", problem)
-        else:
-            fail(example_id, "baseline", problem)
+        _check_path(result, report, fail, tool, example, "baseline", baseline,
+                    _result_problem(baseline, identifier, "baseline"))
 
         # 3. replay of the reference reply
         result.checks += 1
         reference = example["reference_reply"]
         replay = await client.call_tool(tool, {**args, "model_output": reference})
         problem = _result_problem(replay, identifier, "model_output")
-        if problem is None:
-            report.outputs.append((tool, f"{example_id}:replay", replay.structured_content))
-            problem = _replay_mismatch(tool, reference, replay.structured_content)
-            if problem:
-                fail(example_id, "replay", problem)
-            for expectation in example.get("expect", {}).get("replay", []):
-                result.checks += 1
-                problem = check(replay.structured_content, expectation)
-                if problem:
-                    fail(example_id, "replay", problem)
-        else:
-            fail(example_id, "replay", problem)
+        if problem is None and (mismatch := _replay_mismatch(tool, reference, replay.structured_content)):
+            fail(example_id, "replay", mismatch)
+        _check_path(result, report, fail, tool, example, "replay", replay, problem)
 
         # 4. adversarial replies
         for label, reply, expected in adversarial(tool, args, reference):
@@ -208,6 +191,20 @@ async def _run_slice(client: Any, corpus: Path, name: str, report: EvalReport) -
             if problem:
                 fail(example_id, f"adversarial: {label}", problem)
     return result
+
+
+def _check_path(result: SliceReport, report: EvalReport, fail: Any, tool: str, example: dict[str, Any], path: str,
+                outcome: Any, problem: str | None) -> None:
+    """Record one path's output (baseline or replay) and check the example's expectations for it."""
+    example_id = str(example.get("id", "?"))
+    if problem is not None:
+        fail(example_id, path, problem)
+        return
+    report.outputs.append((tool, f"{example_id}:{path}", outcome.structured_content))
+    for expectation in example.get("expect", {}).get(path, []):
+        result.checks += 1
+        if found := check(outcome.structured_content, expectation):
+            fail(example_id, path, found)
 
 
 def _result_problem(result: Any, identifier: str, source: str) -> str | None:
