@@ -108,9 +108,9 @@ class Host:
     async def _hold_lifespan(self, record: PackRecord, stop: anyio.Event) -> None:
         ready = self._ready[record.name]
         try:
+            settings, view = self._per_pack(record.name)
             hook = self.packs.hook_for(record, "parlance_lifespan")
-            view = self.packs.language_packs.view(record.name)
-            managers = [m for m in hook(settings=record.settings, language_packs=view) if m is not None]
+            managers = [m for m in hook(settings=settings, language_packs=view) if m is not None]
             if not managers:
                 ready.set()
                 return

@@ -128,13 +128,9 @@ def _names_builtin(argv: list[str]) -> bool:
 
 def _pack_commands(argv: list[str]) -> list[Command]:
     """Commands contributed by enabled packs; a pack that fails here is skipped silently (see `parlance packs`)."""
-    from parlance.packs import load_packs
-
     config_path = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--config"), None)
     try:
-        config = load_config(config_path)
-        with contextlib.redirect_stdout(sys.stderr):
-            packs = load_packs(config)
+        packs = _load_packs(load_config(config_path))
     except (ConfigError, PackError):
         return []
     found: list[Command] = []
