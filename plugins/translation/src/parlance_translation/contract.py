@@ -72,7 +72,9 @@ class ContractModel(BaseModel):
     """Base for contract objects: closed (no extra keys), JSON-representable numbers only."""
 
     # strict: a reply's "42" is not the number 42, nor 1 the boolean true.
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
+    # defer_build: validators are built on first use (a call), not when `parlance serve` imports the
+    # pack; the advertised schemas ship as generated JSON, so registration never needs them.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True, defer_build=True)
 
 
 class ModelProvenance(ContractModel):

@@ -58,7 +58,7 @@ StringList = Annotated[list[str], BeforeValidator(_one_string_is_a_list)]
 class ToolInput(BaseModel):
     """Arguments every translation tool accepts besides its own."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)  # built on the first call, not at startup
 
     target_language: str | None = Field(
         default=None,
