@@ -7,7 +7,7 @@ Three servers, alternated in every round so machine noise hits them alike:
 
 Each run writes `initialize`, `notifications/initialized` and `tools/list` on stdin and stops the
 clock when the `tools/list` answer arrives. Prints medians and the ratios to the bare server.
-Usage: uv run python bench/startup.py [ROUNDS]   (default 9; the goal is parlance-all <= 1.15x bare)
+Usage: uv run python bench/startup.py [ROUNDS]   (default 15; the goal is parlance-all <= 1.15x bare)
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def spawn_to_tools_list(argv: list[str], env: dict[str, str]) -> tuple[float, in
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 9
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
     env = {k: v for k, v in os.environ.items() if k not in {"PARLANCE_CONFIG", "PARLANCE_PACKS"}}
     with tempfile.TemporaryDirectory() as tmp:
         none_cfg, all_cfg = Path(tmp) / "none.toml", Path(tmp) / "all.toml"
