@@ -58,6 +58,7 @@ class CorePack:
 
     async def count(self, args: NoArgs, ctx: ToolContext) -> CountOut:
         ctx.session_state["n"] = ctx.session_state.get("n", 0) + 1
+        ctx.logger.info("counted", extra={"count": ctx.session_state["n"]})
         return CountOut(count=ctx.session_state["n"])
 
     async def slow(self, args: NoArgs, ctx: ToolContext) -> CountOut:

@@ -36,9 +36,12 @@ async def test_tools_are_listed_with_schemas_and_hints(mode: str) -> None:
 async def test_result_has_structured_content_and_json_text(mode: str) -> None:
     async with connect({"core": CorePack()}, mode=mode) as client:
         result = await client.call_tool("echo", {"text": "ab", "times": 2})
+        accented = await client.call_tool("echo", {"text": "¡olé!"})
     assert result.is_error is False
     assert result.structured_content == {"echoed": "ab ab"}
-    assert result.content[0].text == '{"echoed": "ab ab"}'
+    # Compact JSON, non-ASCII as itself: the text block is what a model reads, so no spaces or \u escapes.
+    assert result.content[0].text == '{"echoed":"ab ab"}'
+    assert accented.content[0].text == '{"echoed":"¡olé!"}'
 
 
 async def test_tool_result_sets_text_and_meta(mode: str) -> None:
@@ -81,6 +84,15 @@ async def test_crash_is_internal_without_exception_text_and_server_keeps_serving
     assert "secret-token" not in crashed.content[0].text and "RuntimeError" not in crashed.content[0].text
     assert after.structured_content == {"echoed": "still here"}
     assert any("secret-token-1234" in (r.exc_text or "") for r in caplog.records)  # the traceback went to the log
+
+
+async def test_pack_logs_through_its_context_logger(mode: str, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="parlance.packs")
+    async with connect({"core": CorePack()}, mode=mode) as client:
+        await client.call_tool("count", {})
+        await client.call_tool("count", {})
+    counted = [(r.name, r.count) for r in caplog.records if r.getMessage() == "counted"]  # type: ignore[attr-defined]
+    assert counted == [("parlance.packs.core", 1), ("parlance.packs.core", 2)]
 
 
 async def test_unknown_tool_is_a_protocol_error(mode: str) -> None:

@@ -20,11 +20,13 @@ from weakref import WeakKeyDictionary
 import anyio
 import anyio.abc
 from pydantic import BaseModel, ValidationError
+from pydantic_core import to_json
 
 from parlance.config import Config
 from parlance.context import ContextBackend, ToolContext
 from parlance.errors import PackError, ToolError
 from parlance.language_packs import LanguagePacks
+from parlance.logs import log_call
 from parlance.packs import PackRecord, PackSet, load_packs, strict_mode
 from parlance.registry import PromptDefinition, ToolDefinition
 from parlance.types import ArgumentProblem, PromptMessage, ToolResult
@@ -32,7 +34,6 @@ from parlance.types import ArgumentProblem, PromptMessage, ToolResult
 __all__ = ["Host", "Outcome", "Refused", "UnknownName"]
 
 logger = logging.getLogger(__name__)
-call_log = logging.getLogger("parlance.calls")
 
 
 class UnknownName(LookupError):
@@ -154,16 +155,13 @@ class Host:
             raise UnknownName(f"Unknown tool: {name}")
         started = time.perf_counter()
         outcome = await self._run_tool(tool, arguments or {}, backend, session)
-        call_log.info(
-            "tool.call",
-            extra={
-                "tool": tool.name,
-                "pack": tool.pack,
-                "status": "error" if outcome.is_error else "ok",
-                "latency_ms": round((time.perf_counter() - started) * 1000, 3),
-                "error": outcome.structured.get("code") if outcome.is_error else None,
-            },
-        )
+        log_call({
+            "tool": tool.name,
+            "pack": tool.pack,
+            "status": "error" if outcome.is_error else "ok",
+            "latency_ms": round((time.perf_counter() - started) * 1000, 3),
+            "error": outcome.structured.get("code") if outcome.is_error else None,
+        })
         return outcome
 
     async def _run_tool(self, tool: ToolDefinition, arguments: dict[str, Any], backend: ContextBackend,
@@ -251,7 +249,7 @@ def _shape(tool: ToolDefinition, returned: Any) -> Outcome:
     if not isinstance(structured, dict):
         raise TypeError(f"{tool.name} returned {type(structured).__name__}; structured content must be an object")
     if text is None:
-        text = json.dumps(structured, ensure_ascii=False)
+        text = to_json(structured).decode()  # compact JSON, as UTF-8 (no \\u escapes): what a model reads
     return Outcome(structured, text, meta=meta)
 
 

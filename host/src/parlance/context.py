@@ -6,6 +6,7 @@ the current request (progress, sampling, client facts), so packs never import `m
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -77,9 +78,12 @@ class ToolContext:
         self.settings = settings
         self.state = state
         self.session_state = session_state
-        self.logger = logging.getLogger(f"parlance.packs.{pack}")
         self.language_packs = language_packs if language_packs is not None else LanguagePacks(pack, [])
         self._backend = backend
+
+    @functools.cached_property
+    def logger(self) -> logging.Logger:  # looked up on first use: most calls never log
+        return logging.getLogger(f"parlance.packs.{self.pack}")
 
     @property
     def protocol_version(self) -> str | None:

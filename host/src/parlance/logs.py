@@ -1,7 +1,8 @@
 """Logging to stderr: one JSON object per line by default, or plain text.
 
 Set up only by the CLI's entry function (nothing happens at import time). Lines are buffered:
-warnings and errors are flushed at once, info lines within 0.2 s (see `_BufferedHandler`). Each record carries
+warnings and errors are flushed at once, info lines within 0.2 s; the per-call line is also made
+then, off the call's path (see `log_call`). Each record carries
 `timestamp`, `level`, `event` (the log message) and whatever the call site put in `extra=`: the
 host's per-call record adds `tool`, `pack`, `status`, `latency_ms` and `error` (a code, never text
 from the arguments or the result).
@@ -10,6 +11,7 @@ from the arguments or the result).
 from __future__ import annotations
 
 import atexit
+import collections
 import io
 import json
 import logging
@@ -20,7 +22,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-__all__ = ["JsonFormatter", "configure_logging"]
+__all__ = ["JsonFormatter", "configure_logging", "log_call"]
 
 # Attributes every LogRecord has; anything else on a record came from `extra=` and is logged.
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime", "taskName"}
@@ -63,27 +65,51 @@ class _TextFormatter(logging.Formatter):
 
 
 class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
-    """Writes each record at once into a buffer; flushes warnings and errors immediately, the rest
-    every FLUSH_INTERVAL_S (and at exit).
+    """Writes records into a buffer; flushes warnings and errors at once, the rest every
+    FLUSH_INTERVAL_S (and at exit).
 
     The per-call log line sits on every tool call's path. A flush per line is a write system call
-    the client waits behind; a writer thread instead competes for the GIL with the stdio transport's
-    own I/O threads. Measured on the stdio round trip, both cost more than the tool itself.
+    the client waits behind; a writer thread per line instead competes for the GIL with the stdio
+    transport's own I/O threads. Measured on the stdio round trip, both cost more than the tool itself.
+    So the per-call line is not even made on the calling thread (see `log_call`): its time and fields
+    wait in `_calls` until the next flush, and any other record first writes the waiting calls, so
+    lines stay in the order they were logged.
     """
 
     FLUSH_INTERVAL_S = 0.2
 
     def __init__(self, stream: TextIO) -> None:
         super().__init__(stream)
+        self._calls: collections.deque[tuple[float, dict[str, Any]]] = collections.deque()
         self._flusher = threading.Thread(target=self._flush_periodically, name="parlance-log-flush", daemon=True)
         self._flusher.start()
         atexit.register(self.flush)
 
-    def emit(self, record: logging.LogRecord) -> None:
+    def defer_call(self, created: float, fields: dict[str, Any]) -> None:
+        self._calls.append((created, fields))  # deque.append is atomic: no lock on the call's path
+
+    def emit(self, record: logging.LogRecord) -> None:  # called with self.lock held
+        self._write_calls()
+        self._write(record)
+        if record.levelno >= logging.WARNING:
+            super().flush()
+
+    def flush(self) -> None:
+        with self.lock:
+            self._write_calls()
+            super().flush()
+
+    def _write_calls(self) -> None:
+        while self._calls:
+            created, fields = self._calls.popleft()
+            record = call_log.makeRecord(call_log.name, logging.INFO, "(unknown file)", 0, "tool.call", (), None,
+                                         extra=fields)
+            record.created, record.msecs = created, (created - int(created)) * 1000
+            self._write(record)
+
+    def _write(self, record: logging.LogRecord) -> None:
         try:
             self.stream.write(self.format(record) + "\n")
-            if record.levelno >= logging.WARNING:
-                self.flush()
         except Exception:  # logging must never take a call down
             self.handleError(record)
 
@@ -93,11 +119,30 @@ class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
             self.flush()
 
 
+call_log = logging.getLogger("parlance.calls")
+_handler: _BufferedHandler | None = None  # set by configure_logging
+
+
+def log_call(fields: dict[str, Any]) -> None:
+    """Log the host's per-call line: `tool.call` on the `parlance.calls` logger, `fields` as extras.
+
+    Under `configure_logging` (the CLI, which owns the process's logging) only the time and the
+    fields are taken here; the record is made, formatted and written by the next flush, after the
+    client has its answer. The fields are strings and numbers fixed when the call ended, so the line
+    is the same whenever it is written. Anywhere else (an embedded host, tests) it is logged at once.
+    """
+    if _handler is not None and _handler in logging.root.handlers and call_log.isEnabledFor(logging.INFO):
+        _handler.defer_call(time.time(), fields)
+    else:
+        call_log.info("tool.call", extra=fields)
+
+
 def configure_logging(level: str = "INFO", fmt: str = "json", stream: TextIO | None = None) -> None:
     """Route all logging to stderr in the chosen format. Called once by the CLI."""
     target = stream or io.TextIOWrapper(open(os.dup(sys.stderr.fileno()), "wb", buffering=1 << 16),
                                         encoding="utf-8", errors="backslashreplace", write_through=False)
-    handler = _BufferedHandler(target)
+    global _handler
+    handler = _handler = _BufferedHandler(target)
     handler.setFormatter(JsonFormatter() if fmt == "json" else _TextFormatter())
     # Per the logging HOWTO's "Optimization" section: skip the caller's frame, thread and process
     # lookups that every record would otherwise pay for; no log line of ours prints them.

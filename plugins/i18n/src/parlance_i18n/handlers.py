@@ -22,10 +22,16 @@ from parlance_i18n.models import (
 )
 
 
-def _tools() -> Any:
-    from parlance_i18n import tools
+_engine: Any = None
 
-    return tools
+
+def _tools() -> Any:
+    global _engine
+    if _engine is None:  # a module global read, not an import statement, on every later call
+        from parlance_i18n import tools
+
+        _engine = tools
+    return _engine
 
 
 async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput:

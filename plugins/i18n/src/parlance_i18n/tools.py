@@ -50,8 +50,10 @@ PROGRESS_STEP = 1000
 async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput:
     """Translate a message key into a locale, with fallback (exact, language, default locale, raw key)
     and ICU MessageFormat arguments: {name}, plural, select, selectordinal, number."""
-    with _domain_errors():
+    try:  # not `with _domain_errors()`: this is the pack's hot path, and a generator context costs more
         found = session_translator(ctx).translate(args.key, args.locale, args.variables)
+    except I18nError as exc:
+        raise ToolError(exc.code, exc.message, exc.data) from None
     return TranslateOutput(translation=found.translation, locale=found.locale, fallback=found.fallback)
 
 

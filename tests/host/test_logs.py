@@ -1,0 +1,76 @@
+"""The CLI's logging: JSON lines on stderr, and the per-call line kept off the call's path."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from parlance import logs
+
+
+@pytest.fixture
+def configured() -> Iterator[io.StringIO]:
+    """configure_logging() into a string, with the process's logging restored afterwards."""
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level, logs._handler)
+    stream = io.StringIO()
+    logs.configure_logging("INFO", "json", stream=stream)
+    try:
+        yield stream
+    finally:
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        for handler in saved[0]:
+            root.addHandler(handler)
+        root.setLevel(saved[1])
+        logs._handler = saved[2]
+        for noisy in ("mcp", "httpx", "httpx2", "httpcore", "httpcore2", "uvicorn.access"):
+            logging.getLogger(noisy).setLevel(logging.NOTSET)
+
+
+def _lines(stream: io.StringIO) -> list[dict[str, object]]:
+    return [json.loads(line) for line in stream.getvalue().splitlines()]
+
+
+def test_call_lines_wait_for_the_flush_and_keep_their_order(configured: io.StringIO) -> None:
+    handler = logging.getLogger().handlers[0]
+    with handler.lock:  # holds off the periodic flush, so what the calling thread did is all there is
+        logs.log_call({"tool": "a", "pack": "p", "status": "ok", "latency_ms": 0.5, "error": None})
+        logs.log_call({"tool": "b", "pack": "p", "status": "error", "latency_ms": 1.25, "error": "NOT_FOUND"})
+        assert configured.getvalue() == ""  # nothing was made or formatted on the calling thread
+    logging.getLogger("parlance.packs.p").warning("pack.trouble", extra={"attempt": 2})
+    lines = _lines(configured)
+    assert [line["event"] for line in lines] == ["tool.call", "tool.call", "pack.trouble"]
+    assert lines[0] | {"timestamp": None} == {"timestamp": None, "level": "info", "event": "tool.call",
+                                              "logger": "parlance.calls", "tool": "a", "pack": "p",
+                                              "status": "ok", "latency_ms": 0.5, "error": None}
+    assert lines[1]["error"] == "NOT_FOUND" and lines[2]["attempt"] == 2
+    assert lines[0]["timestamp"] <= lines[2]["timestamp"]
+
+
+def test_flush_writes_waiting_calls(configured: io.StringIO) -> None:
+    logs.log_call({"tool": "a", "pack": "p", "status": "ok", "latency_ms": 0.1, "error": None})
+    logging.getLogger().handlers[0].flush()
+    assert [line["tool"] for line in _lines(configured)] == ["a"]
+
+
+def test_call_lines_respect_the_level(configured: io.StringIO) -> None:
+    logging.getLogger("parlance.calls").setLevel(logging.WARNING)
+    try:
+        logs.log_call({"tool": "a", "pack": "p", "status": "ok", "latency_ms": 0.1, "error": None})
+        logging.getLogger().handlers[0].flush()
+    finally:
+        logging.getLogger("parlance.calls").setLevel(logging.NOTSET)
+    assert configured.getvalue() == ""
+
+
+def test_without_the_cli_handler_a_call_is_logged_at_once(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="parlance.calls"):
+        logs.log_call({"tool": "a", "pack": "p", "status": "ok", "latency_ms": 0.1, "error": None})
+    assert [(r.name, r.getMessage(), r.tool) for r in caplog.records] == [  # type: ignore[attr-defined]
+        ("parlance.calls", "tool.call", "a")
+    ]
