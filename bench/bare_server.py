@@ -1,12 +1,15 @@
 """The benchmarks' peer: a bare mcp low-level server over stdio with one `echo` tool.
 
 No plugin host, no config, no validation: the floor any MCP server written with the same SDK pays.
-Run as `python bench/bare_server.py`; it serves until stdin closes.
+Run as `python bench/bare_server.py`; it serves until stdin closes, over the SDK's `stdio_server()`.
+With `--pipes` it serves over Parlance's stdio transport instead (`parlance.stdio_pipes`), which
+separates what the host costs from what the transport saves.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import anyio
@@ -33,7 +36,13 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: CallToolRequest
 
 async def main() -> None:
     server = Server("bare", version="0.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
-    async with stdio_server() as (read_stream, write_stream):
+    if "--pipes" in sys.argv[1:]:
+        from parlance.stdio_pipes import pipe_streams
+
+        streams = pipe_streams()
+    else:
+        streams = stdio_server()
+    async with streams as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

@@ -180,7 +180,10 @@ SOURCES = {
             text: str
 
         async def shout(args: In) -> Out:
+            import os
+
             print("printed by a tool")
+            os.write(1, b"written to fd 1\\n")
             return Out(text=args.text.upper())
 
         @hookimpl

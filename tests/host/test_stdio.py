@@ -14,6 +14,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import stdio_client
 
+from parlance.stdio_pipes import MAX_MESSAGE_BYTES
 from parlance.testing import stdio_server_params
 from tests.host.packs_for_tests import SOURCES
 from tests.support import ERAS, write_fake_dist
@@ -57,6 +58,7 @@ async def test_stdio_end_to_end_keeps_stdout_clean(mode: str, tmp_path: Path, si
     assert transport_errors == []
     log = errlog_path.read_text()
     assert "printed at import time" in log and "printed by a tool" in log  # prints went to stderr
+    assert "written to fd 1" in log  # so did a write below Python's sys.stdout
     calls = [json.loads(line) for line in log.splitlines() if '"tool.call"' in line]
     assert [(c["tool"], c["pack"], c["status"], c["error"]) for c in calls] == [
         ("shout", "printer", "ok", None),
@@ -68,24 +70,30 @@ async def test_stdio_end_to_end_keeps_stdout_clean(mode: str, tmp_path: Path, si
     assert [(s["pack"], s["state"]) for s in skipped] == [("broken_import", "failed")]
 
 
-def _raw_session(tmp_path: Path, site: Path, lines: list[str], expect: int) -> list[dict[str, Any]]:
-    """Write lines to `parlance serve`, read `expect` replies, then close stdin (in-flight requests
-    at EOF may go unanswered, so the pipe stays open until the answers are in)."""
+def _serve_command(tmp_path: Path) -> list[str]:
+    return [sys.executable, "-m", "parlance", "serve", "--config", str(tmp_path / "parlance.toml")]
+
+
+def _serve_env(site: Path) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(site)}
     env.pop("PARLANCE_CONFIG", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "parlance", "serve", "--config", str(tmp_path / "parlance.toml")],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-    )
+    return env
+
+
+def _raw_session(tmp_path: Path, site: Path, lines: list[str | bytes], expect: int) -> list[dict[str, Any]]:
+    """Write lines to `parlance serve` over pipes, read `expect` replies, then close stdin (in-flight
+    requests at EOF may go unanswered, so the pipe stays open until the answers are in)."""
+    proc = subprocess.Popen(_serve_command(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=_serve_env(site))
     assert proc.stdin is not None and proc.stdout is not None
     try:
         for line in lines:
-            proc.stdin.write(line + "\n")
+            proc.stdin.write((line.encode() if isinstance(line, str) else line) + b"\n")
         proc.stdin.flush()
         replies = [json.loads(proc.stdout.readline()) for _ in range(expect)]  # every line must be JSON
         proc.stdin.close()
         assert proc.wait(timeout=20) == 0
-        assert proc.stdout.read() == ""  # nothing else reached stdout, even at exit
+        assert proc.stdout.read() == b""  # nothing else reached stdout, even at exit
     finally:
         proc.kill()
     return replies
@@ -114,6 +122,38 @@ def test_valid_json_the_sdk_refuses_is_answered_with_its_id(tmp_path: Path, site
                                             json.dumps({"jsonrpc": "2.0", "id": 8, "method": "ping"})], expect=3)
     assert (replies[1]["id"], replies[1]["error"]["code"]) == (7, -32600)
     assert replies[2] == {"jsonrpc": "2.0", "id": 8, "result": {}}
+
+
+def test_a_line_that_is_not_utf8_is_answered_with_its_id(tmp_path: Path, site: Path) -> None:
+    latin1 = '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"shout","arguments":{"text":"café"}}}'
+    replies = _raw_session(tmp_path, site, [INITIALIZE, INITIALIZED, latin1.encode("latin-1"),
+                                            json.dumps({"jsonrpc": "2.0", "id": 10, "method": "ping"})], expect=3)
+    assert (replies[1]["id"], replies[1]["error"]["code"]) == (9, -32700)
+    assert "UTF-8" in replies[1]["error"]["message"]
+    assert replies[2] == {"jsonrpc": "2.0", "id": 10, "result": {}}
+
+
+def test_an_oversized_message_is_skipped_and_answered(tmp_path: Path, site: Path) -> None:
+    huge = b'{"jsonrpc":"2.0","id":11,"method":"ping","params":{"pad":"' + b"x" * MAX_MESSAGE_BYTES + b'"}}'
+    replies = _raw_session(tmp_path, site, [INITIALIZE, INITIALIZED, huge,
+                                            json.dumps({"jsonrpc": "2.0", "id": 12, "method": "ping"})], expect=3)
+    assert (replies[1]["id"], replies[1]["error"]["code"]) == (None, -32600)
+    assert "MiB" in replies[1]["error"]["message"]
+    assert replies[2] == {"jsonrpc": "2.0", "id": 12, "result": {}}
+
+
+def test_stdin_from_a_file_is_served_by_the_sdk_transport(tmp_path: Path, site: Path) -> None:
+    """Not a pipe, so not Parlance's pipe transport: the fallback must answer the same way."""
+    requests = tmp_path / "requests.jsonl"
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "shout", "arguments": {"text": "a"}}}
+    requests.write_text("\n".join([INITIALIZE, INITIALIZED, json.dumps(call)]) + "\n")
+    with requests.open("rb") as stdin:
+        proc = subprocess.run(_serve_command(tmp_path), stdin=stdin, capture_output=True, timeout=30,
+                              env=_serve_env(site))
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert proc.returncode == 0
+    assert [r["id"] for r in replies][:1] == [1]
+    assert replies[0]["result"]["protocolVersion"] == "2025-11-25"
 
 
 def test_unknown_tool_is_a_jsonrpc_error(tmp_path: Path, site: Path) -> None:

@@ -13,7 +13,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -267,7 +267,7 @@ def _call(args: argparse.Namespace, config: Config) -> int:
             return await host.call_tool(args.tool, arguments, _CliBackend(), session=_CliBackend)
 
     try:
-        with contextlib.redirect_stdout(sys.stderr):  # stdout carries only the result
+        with _stdout_to_stderr():  # stdout carries only the result
             outcome = anyio.run(run)
     except UnknownName:
         known = ", ".join(sorted(host.registry.tools)) or "none (no packs loaded)"
@@ -280,6 +280,21 @@ def _call(args: argparse.Namespace, config: Config) -> int:
     else:
         _print_json(outcome.structured)
     return EXIT_TOOL_ERROR if outcome.is_error else EXIT_OK
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Send what is written to stdout while the block runs to stderr: print() and writes below
+    Python alike (a pack's C library or child process writing to fd 1)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def _demo(args: argparse.Namespace, config: Config) -> int:

@@ -16,17 +16,24 @@ from mcp.shared.message import SessionMessage
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
+from parlance import stdio_pipes
+
 __all__ = ["serve_http", "serve_stdio"]
 
 logger = logging.getLogger(__name__)
 
 
 async def serve_stdio(server: Server[Any]) -> None:
-    """Serve on stdin/stdout until stdin closes. Only JSON-RPC ever reaches stdout."""
-    async with stdio_server() as (read_stream, write_stream):
-        # stdio_server() moved fd 1 onto stderr, but print() writes into sys.stdout's Python buffer,
-        # which would be flushed at exit, after fd 1 is restored to the wire. Send it to stderr instead
-        # (inside the block: stdio_server() finds the wire through sys.stdout).
+    """Serve on stdin/stdout until stdin closes. Only JSON-RPC ever reaches stdout.
+
+    Pipes and sockets (how clients spawn servers) are served by the event loop itself
+    (`parlance.stdio_pipes`); anything else by the SDK's thread-based `stdio_server()`.
+    """
+    streams = stdio_pipes.pipe_streams() if stdio_pipes.usable() else stdio_server()
+    async with streams as (read_stream, write_stream):
+        # fd 1 now goes to stderr, but print() writes into sys.stdout's Python buffer, which would be
+        # flushed at exit, after fd 1 is restored to the wire. Send it to stderr instead (inside the
+        # block: stdio_server() finds the wire through sys.stdout).
         with contextlib.redirect_stdout(sys.stderr):
             incoming = _AnsweringReceiveStream(read_stream, write_stream)
             await server.run(incoming, write_stream, server.create_initialization_options())
@@ -41,6 +48,23 @@ def _request_id(raw: Any) -> int | str | None:
             return None
     request_id = raw.get("id") if isinstance(raw, dict) else None
     return request_id if isinstance(request_id, (int, str)) and not isinstance(request_id, bool) else None
+
+
+def _diagnose(problem: Exception) -> tuple[int | str | None, int, str] | None:
+    """(request id, JSON-RPC code, message) answering a line the transport could not take; None for a blank line."""
+    if isinstance(problem, stdio_pipes.NotUtf8):
+        return _request_id(problem.text), PARSE_ERROR, "Parse error: the line is not UTF-8, as JSON-RPC text must be"
+    if isinstance(problem, stdio_pipes.MessageTooLarge):
+        limit_mib = stdio_pipes.MAX_MESSAGE_BYTES // (1024 * 1024)
+        return None, INVALID_REQUEST, f"Invalid Request: the message is longer than the {limit_mib} MiB this server reads"
+    errors = problem.errors() if isinstance(problem, ValidationError) else []
+    if errors and isinstance(errors[0].get("input"), str) and not errors[0]["input"].strip():
+        return None  # a blank line is not a message; some clients send them between messages
+    request_id = _request_id(errors[0].get("input")) if errors else None
+    # Valid JSON the SDK refused (e.g. a lone surrogate escape) is answered to its request.
+    if request_id is not None or (errors and all(e["type"] != "json_invalid" for e in errors)):
+        return request_id, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message the server can decode"
+    return None, PARSE_ERROR, "Parse error: the line is not valid JSON"
 
 
 class _AnsweringReceiveStream:
@@ -67,15 +91,10 @@ class _AnsweringReceiveStream:
             await self._answer(item)
 
     async def _answer(self, problem: Exception) -> None:
-        errors = problem.errors() if isinstance(problem, ValidationError) else []
-        if errors and isinstance(errors[0].get("input"), str) and not errors[0]["input"].strip():
-            return  # a blank line is not a message; some clients send them between messages
-        is_json = bool(errors) and all(e["type"] != "json_invalid" for e in errors)
-        request_id = _request_id(errors[0].get("input")) if errors else None
-        if request_id is not None:  # valid JSON the SDK refused (e.g. a lone surrogate escape): answer that request
-            is_json = True
-        code, message = (INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message the server can decode") \
-            if is_json else (PARSE_ERROR, "Parse error: the line is not valid JSON")
+        answer = _diagnose(problem)
+        if answer is None:
+            return
+        request_id, code, message = answer
         logger.warning("stdio.unreadable_line", extra={"code": code})
         reply = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
         await self._replies.send(SessionMessage(reply))

@@ -50,6 +50,11 @@ async def test_tools_are_listed_with_the_prd_names_schemas_and_hints(connect_pac
     output = tools[CREATE_KEY].output_schema
     own = next(branch for branch in output.get("anyOf", [output]) if "scopeValue" in branch.get("properties", {}))
     assert own["required"] == ["scopeValue", "key"]
+    scopes = tools[GET_SCOPES].output_schema
+    item = next(b for b in scopes.get("anyOf", [scopes]) if "scopes" in b.get("properties", {}))["properties"]["scopes"]["items"]
+    assert (item["type"], item["required"]) == ("object", ["value"])
+    assert item["properties"] == {"value": {"type": "string"}, "shouldTranslate": {"type": ["boolean", "null"]}}
+    assert "additionalProperties" not in item  # JSON Schema's default (true): the service's extra fields pass
 
 
 async def test_get_all_scopes_returns_exactly_what_the_service_returns(connect_pack: Any, emulator: Any) -> None:

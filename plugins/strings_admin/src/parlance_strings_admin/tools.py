@@ -47,7 +47,14 @@ class NoArguments(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-@with_config(ConfigDict(extra="allow"))
+def _drop_default_additional_properties(schema: dict[str, Any]) -> None:
+    # `additionalProperties: true` is JSON Schema's default: spelled out, it only makes a client that
+    # validates structuredContent (the Python SDK does, per call) compute each scope's extra keys.
+    if schema.get("additionalProperties") is True:
+        del schema["additionalProperties"]
+
+
+@with_config(ConfigDict(extra="allow", json_schema_extra=_drop_default_additional_properties))
 class KeysScope(TypedDict):
     """The service's KeysScope DTO; fields the service adds are passed through untouched."""
 

@@ -1,0 +1,76 @@
+"""Line framing of Parlance's stdio transport, fed through a real asyncio.StreamReader.
+
+The transport end to end (pipes, fd diversion, the SDK fallback) is tested through `parlance serve`
+subprocesses in test_stdio.py; here the framing's edges are driven byte by byte.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import anyio
+import pytest
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
+
+from parlance.stdio_pipes import MessageTooLarge, NotUtf8, read_messages
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"  # the transport is asyncio's own pipes
+
+
+def _ping(request_id: int) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "ping"}).encode()
+
+
+async def _framed(chunks: list[bytes], limit: int = 1 << 16) -> list[Any]:
+    reader = asyncio.StreamReader(limit=limit)
+    send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](100)
+    for chunk in chunks:
+        reader.feed_data(chunk)
+    reader.feed_eof()
+    await read_messages(reader, send)
+    items = []
+    async with receive:
+        async for item in receive:
+            items.append(item.message.id if isinstance(item, SessionMessage) else item)
+    return items
+
+
+async def test_lines_split_across_and_within_chunks() -> None:
+    wire = _ping(1) + b"\n" + _ping(2) + b"\n" + _ping(3) + b"\n"
+    assert await _framed([wire[:7], wire[7:40], wire[40:]]) == [1, 2, 3]
+
+
+async def test_blank_lines_are_skipped_and_a_last_line_needs_no_newline() -> None:
+    assert await _framed([b"\n  \r\n" + _ping(1) + b"\r\n\n" + _ping(2)]) == [1, 2]
+
+
+async def test_an_oversized_line_is_skipped_whole_and_reported() -> None:
+    huge = b'{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"' + b"x" * 500 + b'"}}'
+    items = await _framed([_ping(1) + b"\n" + huge[:100], huge[100:] + b"\n" + _ping(2) + b"\n"], limit=64)
+    assert [type(i).__name__ if isinstance(i, Exception) else i for i in items] == [1, "MessageTooLarge", 2]
+    assert isinstance(items[1], MessageTooLarge)
+
+
+async def test_an_oversized_last_line_ends_the_input_cleanly() -> None:
+    items = await _framed([_ping(1) + b"\n" + b"x" * 300], limit=64)
+    assert items[0] == 1 and isinstance(items[1], MessageTooLarge) and len(items) == 2
+
+
+async def test_not_utf8_keeps_a_readable_copy_for_the_id() -> None:
+    [item] = await _framed(['{"jsonrpc":"2.0","id":4,"method":"ping","params":{"x":"é"}}\n'.encode("latin-1")])
+    assert isinstance(item, NotUtf8)
+    assert json.loads(item.text)["id"] == 4 and "\ufffd" in item.text
+
+
+async def test_json_that_is_not_jsonrpc_is_handed_on_as_the_parser_error() -> None:
+    [not_json, not_rpc] = await _framed([b"{oops\n", b'{"no": "jsonrpc"}\n'])
+    assert isinstance(not_json, ValidationError) and not_json.errors()[0]["type"] == "json_invalid"
+    assert isinstance(not_rpc, ValidationError) and not_rpc.errors()[0]["type"] != "json_invalid"
