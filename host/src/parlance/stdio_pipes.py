@@ -67,16 +67,19 @@ async def pipe_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Sessio
     wire_in, wire_out = _private_copy(0), _private_copy(1)  # kept to point fds 0 and 1 back at the wire
     _divert(0, os.open(os.devnull, os.O_RDONLY))
     _divert(1, os.dup(2))
-    reader = asyncio.StreamReader(limit=MAX_MESSAGE_BYTES)
-    read_transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
-                                                     os.fdopen(_private_copy(wire_in), "rb", buffering=0))
+    transports: list[asyncio.BaseTransport] = []
     wire = _Wire()
-    write_transport, _ = await loop.connect_write_pipe(lambda: wire,
-                                                       os.fdopen(_private_copy(wire_out), "wb", buffering=0))
-    incoming_send, incoming = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    outgoing, outgoing_receive = anyio.create_memory_object_stream[SessionMessage](0)
-    written = anyio.Event()
     try:
+        reader = asyncio.StreamReader(limit=MAX_MESSAGE_BYTES)
+        read_transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
+                                                         os.fdopen(_private_copy(wire_in), "rb", buffering=0))
+        transports.append(read_transport)
+        write_transport, _ = await loop.connect_write_pipe(lambda: wire,
+                                                           os.fdopen(_private_copy(wire_out), "wb", buffering=0))
+        transports.append(write_transport)
+        incoming_send, incoming = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        outgoing, outgoing_receive = anyio.create_memory_object_stream[SessionMessage](0)
+        written = anyio.Event()
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(read_messages, reader, incoming_send)
             tasks.start_soon(_write_messages, outgoing_receive, write_transport, wire, written)
@@ -88,10 +91,11 @@ async def pipe_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Sessio
                     await written.wait()
                 tasks.cancel_scope.cancel()  # stop reading: the server is done, though stdin may be open
     finally:
-        read_transport.close()
-        write_transport.close()  # after the buffered replies are out
-        with anyio.move_on_after(5, shield=True):
-            await wire.closed.wait()
+        for transport in transports:
+            transport.close()  # the write side closes after its buffered replies are out
+        if len(transports) == 2:
+            with anyio.move_on_after(5, shield=True):
+                await wire.closed.wait()
         for fd, wire_fd in ((0, wire_in), (1, wire_out)):
             with contextlib.suppress(OSError):
                 os.dup2(wire_fd, fd)
