@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -12,12 +13,11 @@ import pytest
 from parlance import logs
 
 
-@pytest.fixture
-def configured() -> Iterator[io.StringIO]:
-    """configure_logging() into a string, with the process's logging restored afterwards."""
+@contextlib.contextmanager
+def _configured_into(stream: io.StringIO) -> Iterator[io.StringIO]:
+    """configure_logging() into `stream`, with the process's logging restored afterwards."""
     root = logging.getLogger()
     saved = (list(root.handlers), root.level, logs._handler)
-    stream = io.StringIO()
     logs.configure_logging("INFO", "json", stream=stream)
     try:
         yield stream
@@ -30,6 +30,12 @@ def configured() -> Iterator[io.StringIO]:
         logs._handler = saved[2]
         for noisy in ("mcp", "httpx", "httpx2", "httpcore", "httpcore2", "uvicorn.access"):
             logging.getLogger(noisy).setLevel(logging.NOTSET)
+
+
+@pytest.fixture
+def configured() -> Iterator[io.StringIO]:
+    with _configured_into(io.StringIO()) as stream:
+        yield stream
 
 
 def _lines(stream: io.StringIO) -> list[dict[str, object]]:
@@ -74,3 +80,37 @@ def test_without_the_cli_handler_a_call_is_logged_at_once(caplog: pytest.LogCapt
     assert [(r.name, r.getMessage(), r.tool) for r in caplog.records] == [  # type: ignore[attr-defined]
         ("parlance.calls", "tool.call", "a")
     ]
+
+
+def test_other_handlers_see_the_call_lines_too(configured: io.StringIO) -> None:
+    seen: list[logging.LogRecord] = []
+    extra = logging.Handler()
+    extra.emit = seen.append  # type: ignore[method-assign]
+    calls = logging.getLogger("parlance.calls")
+    calls.addHandler(extra)
+    try:
+        logs.log_call({"tool": "a", "pack": "p", "status": "ok", "latency_ms": 0.1, "error": None})
+        logging.getLogger().handlers[0].flush()
+    finally:
+        calls.removeHandler(extra)
+    assert [(r.name, r.getMessage(), r.tool) for r in seen] == [("parlance.calls", "tool.call", "a")]  # type: ignore[attr-defined]
+    assert [line["tool"] for line in _lines(configured)] == ["a"]
+
+
+class _BrokenPipe(io.StringIO):
+    """stderr after the client closed its end."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_broken_stderr_takes_nothing_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(logging, "raiseExceptions", False)  # no "--- Logging error ---" report either
+    with _configured_into(_BrokenPipe()):
+        logs.log_call({"tool": "a", "pack": "p", "status": "ok", "latency_ms": 0.1, "error": None})
+        logging.getLogger("parlance").warning("stdio.unreadable_line", extra={"code": -32700})
+        logging.getLogger().handlers[0].flush()
+        assert not logs._handler._calls  # type: ignore[union-attr]  # drained, not piling up

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +156,79 @@ def test_stdin_from_a_file_is_served_by_the_sdk_transport(tmp_path: Path, site: 
     assert proc.returncode == 0
     assert [r["id"] for r in replies][:1] == [1]
     assert replies[0]["result"]["protocolVersion"] == "2025-11-25"
+
+
+def test_requests_written_just_before_stdin_closes_are_all_answered(tmp_path: Path, site: Path) -> None:
+    """The `printf ... | parlance serve` case: the requests and the end of input arrive together."""
+    lines = [INITIALIZE, INITIALIZED, json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+             json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                         "params": {"name": "shout", "arguments": {"text": "last"}}}),
+             json.dumps({"jsonrpc": "2.0", "id": 4, "method": "ping"})]
+    for _ in range(3):
+        proc = subprocess.run(_serve_command(tmp_path), input=("\n".join(lines) + "\n").encode(),
+                              capture_output=True, timeout=30, env=_serve_env(site))
+        replies = [json.loads(line) for line in proc.stdout.splitlines()]
+        assert proc.returncode == 0
+        assert sorted(r["id"] for r in replies) == [1, 2, 3, 4]
+
+
+def test_a_large_reply_reaches_a_client_that_reads_slowly_after_closing_stdin(tmp_path: Path, site: Path) -> None:
+    text = "x" * 1_000_000  # the reply (2 MB: structured and text) is many pipe buffers long
+    proc = subprocess.Popen(_serve_command(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=_serve_env(site))
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "shout", "arguments": {"text": text}}}
+        proc.stdin.write(f"{INITIALIZE}\n{INITIALIZED}\n{json.dumps(call)}\n".encode())
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        first = proc.stdout.read(1)
+        proc.stdin.close()
+        time.sleep(6)  # longer than any fixed grace period a server might allow itself on the way out
+        reply = json.loads(first + proc.stdout.readline())
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
+    assert reply["id"] == 2 and reply["result"]["structuredContent"]["text"] == text.upper()
+
+
+def test_serving_stops_when_the_client_closes_stdout(tmp_path: Path, site: Path) -> None:
+    proc = subprocess.Popen(_serve_command(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_serve_env(site))
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        proc.stdin.write(f"{INITIALIZE}\n{INITIALIZED}\n".encode())
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        proc.stdout.close()
+        proc.stdin.write((json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}) + "\n").encode())
+        proc.stdin.flush()
+        assert proc.wait(timeout=20) == 0  # stdin is still open: the server noticed on its own
+        log = proc.stderr.read().decode()
+    finally:
+        proc.kill()
+    assert "stdio.client_gone" in log and "Traceback" not in log
+
+
+def test_one_socket_for_stdin_and_stdout_is_served(tmp_path: Path, site: Path) -> None:
+    """inetd and socat EXEC: hand the server one socket both ways."""
+    ours, theirs = socket.socketpair()
+    proc = subprocess.Popen(_serve_command(tmp_path), stdin=theirs.fileno(), stdout=theirs.fileno(),
+                            stderr=subprocess.DEVNULL, env=_serve_env(site))
+    theirs.close()
+    try:
+        ours.settimeout(20)
+        wire = ours.makefile("rwb", buffering=0)
+        wire.write(f"{INITIALIZE}\n{INITIALIZED}\n".encode())
+        assert json.loads(wire.readline())["id"] == 1
+        for request_id in (2, 3):
+            wire.write((json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "ping"}) + "\n").encode())
+            assert json.loads(wire.readline()) == {"jsonrpc": "2.0", "id": request_id, "result": {}}
+        ours.shutdown(socket.SHUT_WR)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
+        ours.close()
 
 
 def test_unknown_tool_is_a_jsonrpc_error(tmp_path: Path, site: Path) -> None:

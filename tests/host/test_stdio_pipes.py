@@ -13,9 +13,10 @@ from typing import Any
 import anyio
 import pytest
 from mcp.shared.message import SessionMessage
+from mcp.types import JSONRPCResponse
 from pydantic import ValidationError
 
-from parlance.stdio_pipes import MessageTooLarge, NotUtf8, read_messages
+from parlance.stdio_pipes import InFlight, MessageTooLarge, NotUtf8, read_messages
 
 pytestmark = pytest.mark.anyio
 
@@ -74,3 +75,28 @@ async def test_json_that_is_not_jsonrpc_is_handed_on_as_the_parser_error() -> No
     [not_json, not_rpc] = await _framed([b"{oops\n", b'{"no": "jsonrpc"}\n'])
     assert isinstance(not_json, ValidationError) and not_json.errors()[0]["type"] == "json_invalid"
     assert isinstance(not_rpc, ValidationError) and not_rpc.errors()[0]["type"] != "json_invalid"
+
+
+@pytest.mark.parametrize("settle", ["answered", "cancelled"])
+async def test_end_of_input_waits_for_the_requests_read(settle: str) -> None:
+    reader = asyncio.StreamReader()
+    send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](100)
+    in_flight = InFlight()
+    reader.feed_data(_ping(7) + b"\n")
+    if settle == "cancelled":
+        cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+        reader.feed_data(json.dumps(cancel).encode() + b"\n")
+    reader.feed_eof()
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(read_messages, reader, send, in_flight)
+        request = await receive.receive()
+        assert request.message.id == 7  # type: ignore[union-attr]
+        if settle == "cancelled":
+            await receive.receive()  # the notification; a cancelled request gets no answer
+        else:
+            await anyio.sleep(0.05)
+            assert receive.statistics().open_send_streams == 1  # still open: waiting for the answer
+            in_flight.written(JSONRPCResponse(jsonrpc="2.0", id=7, result={}))
+        with anyio.fail_after(2):
+            with pytest.raises(anyio.EndOfStream):
+                await receive.receive()

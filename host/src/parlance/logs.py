@@ -81,6 +81,7 @@ class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
     def __init__(self, stream: TextIO) -> None:
         super().__init__(stream)
         self._calls: collections.deque[tuple[float, dict[str, Any]]] = collections.deque()
+        self._replaying = False
         self._flusher = threading.Thread(target=self._flush_periodically, name="parlance-log-flush", daemon=True)
         self._flusher.start()
         atexit.register(self.flush)
@@ -89,23 +90,29 @@ class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
         self._calls.append((created, fields))  # deque.append is atomic: no lock on the call's path
 
     def emit(self, record: logging.LogRecord) -> None:  # called with self.lock held
-        self._write_calls()
+        if not self._replaying:  # a waiting call record comes back here through `logging`
+            self._write_calls()
         self._write(record)
         if record.levelno >= logging.WARNING:
-            super().flush()
+            self._flush_stream()
 
     def flush(self) -> None:
         with self.lock:
             self._write_calls()
-            super().flush()
+            self._flush_stream()
 
     def _write_calls(self) -> None:
-        while self._calls:
-            created, fields = self._calls.popleft()
-            record = call_log.makeRecord(call_log.name, logging.INFO, "(unknown file)", 0, "tool.call", (), None,
-                                         extra=fields)
-            record.created, record.msecs = created, (created - int(created)) * 1000
-            self._write(record)
+        """Log the waiting call records through `logging`, so filters and other handlers see them too."""
+        self._replaying = True
+        try:
+            while self._calls:
+                created, fields = self._calls.popleft()
+                record = call_log.makeRecord(call_log.name, logging.INFO, "(unknown file)", 0, "tool.call", (), None,
+                                             extra=fields)
+                record.created, record.msecs = created, (created - int(created)) * 1000
+                call_log.handle(record)
+        finally:
+            self._replaying = False
 
     def _write(self, record: logging.LogRecord) -> None:
         try:
@@ -113,10 +120,19 @@ class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
         except Exception:  # logging must never take a call down
             self.handleError(record)
 
+    def _flush_stream(self) -> None:
+        try:
+            super().flush()
+        except Exception:  # a closed or broken stderr must not take the server down with it
+            pass
+
     def _flush_periodically(self) -> None:
         while True:
             time.sleep(self.FLUSH_INTERVAL_S)
-            self.flush()
+            try:
+                self.flush()
+            except Exception:  # keep flushing: the queue of call records must not grow unwritten
+                pass
 
 
 call_log = logging.getLogger("parlance.calls")
