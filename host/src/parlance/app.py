@@ -249,7 +249,7 @@ def _shape(tool: ToolDefinition, returned: Any) -> Outcome:
     if not isinstance(structured, dict):
         raise TypeError(f"{tool.name} returned {type(structured).__name__}; structured content must be an object")
     if text is None:
-        text = to_json(structured).decode()  # compact JSON, as UTF-8 (no \\u escapes): what a model reads
+        text = to_json(structured).decode()  # compact JSON, as UTF-8 (no \u escapes): what a model reads
     return Outcome(structured, text, meta=meta)
 
 

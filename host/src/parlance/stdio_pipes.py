@@ -4,8 +4,8 @@ The SDK's `stdio_server()` reads and writes through `anyio.wrap_file`: each line
 reply written is a hop to a worker thread and back, about 0.4 ms of every round trip measured on
 the bare SDK server (bench/i18n_stdio.py). When stdin and stdout are pipes or sockets, as they are
 whenever a client spawns the server, `pipe_streams()` serves the same streams from non-blocking
-pipes on the asyncio loop instead. Everywhere else (a terminal, a redirected file, Windows, trio)
-`usable()` says no and the SDK's transport serves.
+pipes on the asyncio loop instead. Everywhere else (a terminal, a redirected file, one socket used
+both ways, Windows, trio) `usable()` says no and the SDK's transport serves.
 
 Like the SDK's transport, it keeps the wire private while it serves: fd 0 reads the null device
 and fd 1 writes to stderr, so a pack or a child process can neither steal requests nor corrupt
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import stat
 import sys
-import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio
