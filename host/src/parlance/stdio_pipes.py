@@ -1,7 +1,7 @@
 """MCP's stdio framing over the process's pipes, read and written by the event loop itself.
 
 The SDK's `stdio_server()` reads and writes through `anyio.wrap_file`: each line read and each
-reply written is a hop to a worker thread and back, about 0.4 ms of every round trip measured on
+reply written is a hop to a worker thread and back, 0.4-0.5 ms of every round trip measured on
 the bare SDK server (bench/i18n_stdio.py). When stdin and stdout are pipes or sockets, as they are
 whenever a client spawns the server, `pipe_streams()` serves the same streams from non-blocking
 pipes on the asyncio loop instead. Everywhere else (a terminal, a redirected file, one socket used
