@@ -83,8 +83,8 @@ def _serve_env(site: Path) -> dict[str, str]:
 
 
 def _raw_session(tmp_path: Path, site: Path, lines: list[str | bytes], expect: int) -> list[dict[str, Any]]:
-    """Write lines to `parlance serve` over pipes, read `expect` replies, then close stdin (in-flight
-    requests at EOF may go unanswered, so the pipe stays open until the answers are in)."""
+    """Write lines to `parlance serve` over pipes, read `expect` replies, then close stdin and check
+    that the server exits cleanly with nothing more on stdout."""
     proc = subprocess.Popen(_serve_command(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, env=_serve_env(site))
     assert proc.stdin is not None and proc.stdout is not None
@@ -242,9 +242,8 @@ def test_unknown_tool_is_a_jsonrpc_error(tmp_path: Path, site: Path) -> None:
 def test_collision_refuses_to_start_naming_both_packs(tmp_path: Path, site: Path) -> None:
     write_fake_dist(site, "clash", SOURCES["clash"])
     (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["printer", "clash"]\n')
-    env = {**os.environ, "PYTHONPATH": str(site)}
-    proc = subprocess.run([sys.executable, "-m", "parlance", "serve", "--config", str(tmp_path / "parlance.toml")],
-                          input="", capture_output=True, text=True, timeout=30, env=env)
+    proc = subprocess.run(_serve_command(tmp_path), input="", capture_output=True, text=True, timeout=30,
+                          env=_serve_env(site))
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert "'shout'" in proc.stderr and "'clash'" in proc.stderr and "'printer'" in proc.stderr
@@ -252,8 +251,7 @@ def test_collision_refuses_to_start_naming_both_packs(tmp_path: Path, site: Path
 
 
 def test_strict_mode_makes_a_broken_pack_fatal(tmp_path: Path, site: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(site), "PARLANCE_STRICT_PACKS": "1"}
-    proc = subprocess.run([sys.executable, "-m", "parlance", "serve", "--config", str(tmp_path / "parlance.toml")],
-                          input="", capture_output=True, text=True, timeout=30, env=env)
+    proc = subprocess.run(_serve_command(tmp_path), input="", capture_output=True, text=True, timeout=30,
+                          env={**_serve_env(site), "PARLANCE_STRICT_PACKS": "1"})
     assert proc.returncode == 2
     assert "broken_import" in proc.stderr and "PARLANCE_STRICT_PACKS" in proc.stderr
