@@ -28,7 +28,7 @@ def _configured_into(stream: io.StringIO) -> Iterator[io.StringIO]:
             root.addHandler(handler)
         root.setLevel(saved[1])
         logs._handler = saved[2]
-        for noisy in ("mcp", "httpx", "httpx2", "httpcore", "httpcore2", "uvicorn.access"):
+        for noisy in logs.CHATTY_LOGGERS:
             logging.getLogger(noisy).setLevel(logging.NOTSET)
 
 

@@ -136,6 +136,8 @@ class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
 
 
 call_log = logging.getLogger("parlance.calls")
+CHATTY_LOGGERS = ("mcp", "httpx", "httpx2", "httpcore", "httpcore2", "uvicorn.access")
+"""Libraries that log every request at INFO: kept at WARNING unless the level is DEBUG."""
 _handler: _BufferedHandler | None = None  # set by configure_logging
 
 
@@ -171,5 +173,5 @@ def configure_logging(level: str = "INFO", fmt: str = "json", stream: TextIO | N
     root.setLevel(level.upper())
     # The SDK logs every request at INFO; keep its chatter at WARNING unless debugging.
     if level.upper() != "DEBUG":
-        for noisy in ("mcp", "httpx", "httpx2", "httpcore", "httpcore2", "uvicorn.access"):
+        for noisy in CHATTY_LOGGERS:
             logging.getLogger(noisy).setLevel(logging.WARNING)
