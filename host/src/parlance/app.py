@@ -8,7 +8,6 @@ the per-call log line. Nothing here imports `mcp`.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import logging
 import time
@@ -25,7 +24,6 @@ from pydantic_core import to_json
 from parlance.config import Config
 from parlance.context import ContextBackend, ToolContext
 from parlance.errors import PackError, ToolError
-from parlance.language_packs import LanguagePacks
 from parlance.logs import log_call
 from parlance.packs import PackRecord, PackSet, load_packs, strict_mode
 from parlance.registry import PromptDefinition, ToolDefinition
@@ -60,6 +58,10 @@ class Outcome:
     def error(cls, code: str, message: str, data: dict[str, Any] | None = None) -> Outcome:
         return cls({"error": message, "code": code, "data": dict(data or {})}, f"{code}: {message}", is_error=True)
 
+    @classmethod
+    def of(cls, error: ToolError) -> Outcome:
+        return cls.error(error.code, error.message, error.data)
+
 
 class Host:
     """Packs loaded from a configuration, ready to serve."""
@@ -68,6 +70,7 @@ class Host:
         self.config = config
         self.packs = packs
         self.registry = packs.registry
+        self._records = {r.name: r for r in packs.records}
         self._states: dict[str, Any] = {}
         self._ready: dict[str, anyio.Event] = {}
         self._unavailable: dict[str, str] = {}
@@ -109,9 +112,9 @@ class Host:
     async def _hold_lifespan(self, record: PackRecord, stop: anyio.Event) -> None:
         ready = self._ready[record.name]
         try:
-            settings, view = self._per_pack(record.name)
             hook = self.packs.hook_for(record, "parlance_lifespan")
-            managers = [m for m in hook(settings=settings, language_packs=view) if m is not None]
+            managers = [m for m in hook(settings=record.settings, language_packs=record.language_packs)
+                        if m is not None]
             if not managers:
                 ready.set()
                 return
@@ -134,7 +137,7 @@ class Host:
         """
         ready = self._ready.get(pack)
         if ready is None:
-            record = next((r for r in self.packs.records if r.name == pack), None)
+            record = self._records.get(pack)
             if record is None or self._tasks is None:  # not serving (no `running()` block): nothing to enter
                 return None
             ready = self._ready[pack] = anyio.Event()
@@ -179,7 +182,7 @@ class Host:
             returned = await (tool.handler(args, ctx) if tool.takes_context else tool.handler(args))
             return _shape(tool, returned)
         except ToolError as exc:
-            return Outcome.error(exc.code, exc.message, exc.data)
+            return Outcome.of(exc)
         except Exception:
             # A bug in the pack: the client learns only that it failed; the traceback goes to stderr.
             logger.error("tool.crashed", extra={"tool": tool.name, "pack": tool.pack}, exc_info=True)
@@ -221,22 +224,16 @@ class Host:
         return json.dumps(content, ensure_ascii=False), resource.mime_type
 
     def _context(self, pack: str, name: str, backend: ContextBackend, session: object) -> ToolContext:
-        settings, view = self._per_pack(pack)
+        record = self._records[pack]
         return ToolContext(
             pack=pack,
             name=name,
-            settings=settings,
+            settings=record.settings,
             state=self._states.get(pack),
             session_state=self.session_state(session, pack),
-            language_packs=view,
+            language_packs=record.language_packs,
             backend=backend,
         )
-
-    @functools.cache  # noqa: B019 - one Host per server; the packs and language packs never change
-    def _per_pack(self, pack: str) -> tuple[BaseModel | None, LanguagePacks]:
-        """What every call of a pack shares: its settings and its view of the language packs."""
-        record = next(r for r in self.packs.records if r.name == pack)
-        return record.settings, self.packs.language_packs.view(pack)
 
 
 def _shape(tool: ToolDefinition, returned: Any) -> Outcome:
@@ -265,7 +262,7 @@ def _invalid_arguments(tool: ToolDefinition, exc: ValidationError) -> Outcome:
     if tool.on_invalid_arguments is not None:
         mapped = tool.on_invalid_arguments(problems)
         if mapped is not None:
-            return Outcome.error(mapped.code, mapped.message, mapped.data)
+            return Outcome.of(mapped)
     first = problems[0]
     where = f"argument {first.field!r}" if first.field else "the arguments"
     message = f"{where}: {first.message}"

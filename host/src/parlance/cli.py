@@ -156,16 +156,13 @@ def _load_packs(config: Config) -> Any:
     """The packs and language packs, as `parlance packs`, `config check` and `language-packs` report them."""
     from parlance.packs import load_packs
 
-    with contextlib.redirect_stdout(sys.stderr):  # a pack that prints while importing stays off stdout
-        return load_packs(config)
+    return load_packs(config)
 
 
 def _load_host(config: Config) -> Any:
     from parlance.app import Host
 
-    # A pack that prints while importing must not reach stdout, which is the wire when serving stdio.
-    with contextlib.redirect_stdout(sys.stderr):
-        return Host.load(config)
+    return Host.load(config)
 
 
 # --- commands --------------------------------------------------------------------------------------

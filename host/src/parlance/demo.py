@@ -84,8 +84,7 @@ def run_demo(*, as_json: bool = False, out: TextIO | None = None) -> int:
 def _collect_sections() -> list[_Section]:
     from parlance.packs import load_packs
 
-    with contextlib.redirect_stdout(sys.stderr):
-        packs = load_packs(Config())  # the embedded defaults: every installed pack, default settings
+    packs = load_packs(Config())  # the embedded defaults: every installed pack, default settings
     sections: list[_Section] = []
     for record in packs.loaded():
         def register(*, title: str, steps: list[DemoStep], setup: Any = None, _pack: str = record.name) -> None:

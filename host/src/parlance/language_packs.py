@@ -18,6 +18,7 @@ Lookup for a language tag is BCP 47 truncation: `de-AT` tries packs for `de-AT`,
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import logging
 import os
@@ -65,9 +66,13 @@ class LanguagePack:
     error: str | None = None
     source: str = "path"  # "path" or the distribution that installed it
 
+    @functools.cached_property
+    def _root(self) -> Path:
+        return self.path.resolve()  # a system call per path component: once per pack, not per lookup
+
     def file(self, relative: str) -> Path | None:
         """The file at `relative` inside this pack, or None; never a path outside the pack."""
-        root = self.path.resolve()
+        root = self._root
         candidate = (root / relative).resolve()
         if candidate != root and root not in candidate.parents:
             return None
@@ -75,7 +80,7 @@ class LanguagePack:
 
     def files(self, folder: str, pattern: str = "*") -> list[Path]:
         """Files matching `pattern` in `folder` of this pack (e.g. `lexicons/translation`, `*.toml`)."""
-        root, base = self.path.resolve(), (self.path / folder).resolve()
+        root, base = self._root, (self.path / folder).resolve()
         if not base.is_dir() or root not in base.parents:
             return []
         return sorted(p for p in base.glob(pattern) if p.is_file() and root in p.resolve().parents)
@@ -142,7 +147,7 @@ class LanguagePacks:
         ordered: list[LanguagePack] = []
         for candidate in chain:
             for lp in self._packs:
-                if lp not in ordered and any(normalize_tag(lang) == candidate for lang in lp.languages):
+                if lp not in ordered and candidate in lp.languages:  # normalised when the pack was read
                     ordered.append(lp)
         return ordered
 

@@ -38,6 +38,17 @@ def _timestamp(created: float, _cache: dict[int, str] = {}) -> str:  # noqa: B00
     return f"{prefix}.{int((created - second) * 1000):03d}+00:00"
 
 
+def _extras(record: logging.LogRecord) -> dict[str, Any]:
+    """What the call site put in `extra=`."""
+    return {k: v for k, v in record.__dict__.items() if k not in _STANDARD and not k.startswith("_")}
+
+
+def _traceback(formatter: logging.Formatter, record: logging.LogRecord) -> str | None:
+    if record.exc_text or record.exc_info:
+        return record.exc_text or formatter.formatException(record.exc_info)
+    return None
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
@@ -45,22 +56,19 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "event": record.getMessage(),
             "logger": record.name,
+            **_extras(record),
         }
-        for key, value in record.__dict__.items():
-            if key not in _STANDARD and not key.startswith("_"):
-                entry[key] = value
-        if record.exc_text or record.exc_info:
-            entry["traceback"] = record.exc_text or self.formatException(record.exc_info)
-        entry.pop("exc_text", None)
+        if (traceback := _traceback(self, record)) is not None:
+            entry["traceback"] = traceback
         return json.dumps(entry, default=str, ensure_ascii=False)
 
 
 class _TextFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        extras = " ".join(f"{k}={v}" for k, v in record.__dict__.items() if k not in _STANDARD and not k.startswith("_"))
+        extras = " ".join(f"{k}={v}" for k, v in _extras(record).items())
         line = f"{record.levelname.lower():7} {record.name}: {record.getMessage()}" + (f" {extras}" if extras else "")
-        if record.exc_text or record.exc_info:
-            line += "\n" + (record.exc_text or self.formatException(record.exc_info))
+        if (traceback := _traceback(self, record)) is not None:
+            line += "\n" + traceback
         return line
 
 

@@ -8,10 +8,12 @@ skipped: the host serves the rest. `PARLANCE_STRICT_PACKS=1` turns any such fail
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 import os
+import sys
 from dataclasses import dataclass, field
-import functools
 from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from typing import Any, Literal
 
@@ -22,7 +24,7 @@ from parlance import HOST_API
 from parlance.config import HOST_KEYS_IN_PACK_TABLE, Config, resolve_env
 from parlance.errors import ConfigError, PackError, ToolNameCollision
 from parlance.hookspecs import PROJECT, PackSpec
-from parlance.language_packs import LanguagePackSet, discover_language_packs
+from parlance.language_packs import LanguagePacks, LanguagePackSet, discover_language_packs
 from parlance.registry import Registry, Staging
 
 __all__ = ["PACKS_GROUP", "PackRecord", "PackSet", "discover", "load_packs", "rescan_installed"]
@@ -46,6 +48,8 @@ class PackRecord:
     tools: list[str] = field(default_factory=list)
     plugin: Any = field(default=None, repr=False)
     settings: BaseModel | None = field(default=None, repr=False)
+    language_packs: LanguagePacks | None = field(default=None, repr=False)
+    """The language packs this pack may use, as its hooks were given them."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -116,13 +120,19 @@ def allow_list() -> list[str] | None:
     return [name.strip() for name in raw.split(",") if name.strip()]
 
 
-def load_packs(config: Config, *, plugins: dict[str, Any] | None = None, strict: bool | None = None) -> PackSet:
+def load_packs(config: Config, *, plugins: dict[str, Any] | None = None) -> PackSet:
     """Load the enabled packs: installed ones by entry point, plus `plugins` given as objects (tests).
 
     Raises ToolNameCollision when two packs claim one tool name; raises PackError for any other pack
-    failure only in strict mode.
+    failure only in strict mode. What a pack prints while it imports or registers goes to stderr:
+    stdout is the wire when serving stdio.
     """
-    strict = strict_mode() if strict is None else strict
+    with contextlib.redirect_stdout(sys.stderr):
+        return _load(config, plugins)
+
+
+def _load(config: Config, plugins: dict[str, Any] | None) -> PackSet:
+    strict = strict_mode()
     manager = new_manager()
     registry = Registry()
     records: list[PackRecord] = []
@@ -193,7 +203,7 @@ def _register_one(record: PackRecord, config: Config, manager: pluggy.PluginMana
     manager.register(plugin, name=record.name)
     staging = Staging(pack=record.name, prefix=config.prefix_for(record.name),
                       disabled_tools=frozenset(config.tools_disabled))
-    view = language_packs.view(record.name)
+    view = record.language_packs = language_packs.view(record.name)
     try:
         only_this = _only(manager, plugin)
         record.settings = _settings(record.name, only_this, config)

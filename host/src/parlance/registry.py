@@ -30,7 +30,6 @@ _URI_PARAM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 class ToolDefinition:
     name: str
     """The name clients see (the pack's prefix, if any, plus the registered name)."""
-    registered_name: str
     pack: str
     handler: Callable[..., Awaitable[Any]]
     input_model: type[BaseModel]
@@ -127,7 +126,6 @@ class Staging:
         self.tools.append(
             ToolDefinition(
                 name=exposed,
-                registered_name=name,
                 pack=self.pack,
                 handler=handler,
                 input_model=input_model,
