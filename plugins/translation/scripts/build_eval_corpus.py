@@ -12,13 +12,10 @@ Expectation helpers: see `parlance_translation.evaluation.properties` for the op
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from parlance_translation.evaluation.runner import CORPUS_VERSION, REPLY_SOURCE, SLICES
-from parlance_translation.inputs import INPUT_MODELS
-from parlance_translation.prompting import prepare
+from parlance_translation.evaluation.runner import REPLY_SOURCE, slice_file, write_slice
 
 HERE = Path(__file__).resolve().parents[1] / "evals"
 
@@ -715,15 +712,9 @@ BUILDERS = {"incoming": incoming, "tone": tone, "rewrite": rewrite, "meeting": m
 
 def main() -> None:
     for name, build in BUILDERS.items():
-        tool = SLICES[name]
-        lines = []
-        for item in build():
-            item["prompt_sha256"] = prepare(tool, INPUT_MODELS[tool].model_validate(item["input"])).prompt_sha256
-            lines.append(json.dumps(item, ensure_ascii=False))
-        target = HERE / name / CORPUS_VERSION / "general.jsonl"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"{target.relative_to(HERE.parent)}: {len(lines)} examples")
+        examples = build()
+        write_slice(HERE, name, examples)
+        print(f"{slice_file(HERE, name).relative_to(HERE.parent)}: {len(examples)} examples")
 
 
 if __name__ == "__main__":

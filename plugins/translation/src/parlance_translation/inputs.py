@@ -26,7 +26,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from parlance_translation import errors
-from parlance_translation.contract import Channel, TargetRegister
+from parlance_translation.contract import CHANNELS, TARGET_REGISTERS, Channel, TargetRegister
 
 TEXT_MAX = 8000
 TRANSCRIPT_MIN = 20
@@ -190,10 +190,10 @@ def _target_register_rule(problem: ArgumentProblem) -> ToolError | None:
         return None
     if problem.kind == "missing":
         return ToolError(errors.TARGET_REGISTER_REQUIRED,
-                         "`target_register` is required: one of direct, warm, formal, concise, clarifying.",
+                         f"`target_register` is required: one of {', '.join(TARGET_REGISTERS)}.",
                          {"field": "target_register"})
     return ToolError(errors.TARGET_REGISTER_UNKNOWN,
-                     "`target_register` must be one of direct, warm, formal, concise, clarifying.",
+                     f"`target_register` must be one of {', '.join(TARGET_REGISTERS)}.",
                      {"field": "target_register", "problem": problem.message})
 
 
@@ -206,8 +206,7 @@ def _preserve_terms_rule(problem: ArgumentProblem) -> ToolError | None:
 
 
 _CHANNEL = _field_rule("channel", errors.CHANNEL_UNKNOWN,
-                       "`channel` must be one of email, slack, linear, github, notion, gdocs, outlook, generic "
-                       "(use 'generic' if unsure).")
+                       f"`channel` must be one of {', '.join(CHANNELS)} (use 'generic' if unsure).")
 _LANGUAGE = _field_rule("target_language", errors.LANGUAGE_PACK_MISSING,
                         "`target_language` must be a BCP 47 tag such as 'en' or 'en-IE'; omit it for English.")
 _MODEL_OUTPUT = _field_rule("model_output", errors.MODEL_OUTPUT_INVALID,
@@ -218,9 +217,7 @@ _TEXT = _text_rule("text", errors.TEXT_REQUIRED, errors.TEXT_TOO_LONG, f"1 to {T
 # arguments come first so a call missing `text` reports TEXT_REQUIRED whatever else is wrong.
 _RULES: dict[str, tuple[_Rule, ...]] = {
     "translate_incoming": (_TEXT, _CHANNEL, _LANGUAGE, _MODEL_OUTPUT),
-    "check_tone": (_TEXT, _field_rule("target_register", errors.TARGET_REGISTER_UNKNOWN,
-                                      "`target_register` must be one of direct, warm, formal, concise, clarifying."),
-                   _CHANNEL, _LANGUAGE, _MODEL_OUTPUT),
+    "check_tone": (_TEXT, _target_register_rule, _CHANNEL, _LANGUAGE, _MODEL_OUTPUT),  # optional there: never missing
     "rewrite_outgoing": (_TEXT, _target_register_rule, _preserve_terms_rule, _CHANNEL, _LANGUAGE, _MODEL_OUTPUT),
     "brief_meeting": (
         _text_rule("transcript", errors.TRANSCRIPT_REQUIRED, errors.TRANSCRIPT_TOO_LONG,

@@ -8,6 +8,7 @@ so a change to a template, the system prompt or the reply schema fails the eval 
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,7 +56,7 @@ class Prepared:
     def system_prompt(self) -> str:
         return SYSTEM_PROMPT
 
-    @property
+    @functools.cached_property  # hashed more than once per call, over up to 200k characters
     def prompt_sha256(self) -> str:
         return prompt_hash(self.user_prompt)
 

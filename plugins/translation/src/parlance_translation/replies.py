@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from parlance_translation import errors
 from parlance_translation.contract import OUTPUT_MODELS, ContractModel
+from parlance_translation.inputs import BASELINE_MIN
 from parlance_translation.schemas import SERVER_OWNED
 
 Origin = Literal["sampling", "model_output", "baseline"]
@@ -58,7 +59,6 @@ class Facts:
     preserve_terms: tuple[str, ...] = ()
     baseline_count: int = 0
     target_axes: dict[str, float] | None = None
-    baseline_min: int = 3
 
 
 @dataclass
@@ -130,9 +130,9 @@ def _incoming_fields(data: dict[str, Any], facts: Facts, adjustments: list[str])
 
 
 def _tone_fields(data: dict[str, Any], facts: Facts, adjustments: list[str]) -> None:
-    if facts.baseline_count < facts.baseline_min:
+    if facts.baseline_count < BASELINE_MIN:
         if data.get("baseline_delta") is not None:
-            adjustments.append(f"baseline_delta set to null: fewer than {facts.baseline_min} baseline messages")
+            adjustments.append(f"baseline_delta set to null: fewer than {BASELINE_MIN} baseline messages")
         data["baseline_delta"] = None
     if facts.target_axes is None:
         if data.get("axes_target") is not None:

@@ -11,7 +11,6 @@ prompt, so it is serialised deterministically (sorted keys) to keep prompt hashe
 
 from __future__ import annotations
 
-import copy
 import json
 from functools import lru_cache
 from importlib import resources
@@ -68,7 +67,7 @@ def input_schema(tool: str) -> dict[str, Any]:
 @lru_cache(maxsize=None)
 def reply_schema_text(tool: str) -> str:
     """The reply schema as compact, key-sorted JSON (embedded in prompts)."""
-    schema = copy.deepcopy(output_schema(tool))
+    schema = output_schema(tool)  # a fresh copy
     owned = SERVER_OWNED[tool]
     schema["properties"] = {key: value for key, value in schema["properties"].items() if key not in owned}
     schema["required"] = [key for key in schema.get("required", []) if key not in owned]

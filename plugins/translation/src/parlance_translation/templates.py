@@ -26,6 +26,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from parlance import ToolError
@@ -107,31 +108,42 @@ def _language_packs_for(language: str | None, packs: LanguagePacks | None) -> li
     )
 
 
+@lru_cache(maxsize=256)
 def resolve(tool: str, language: str | None = None, packs: LanguagePacks | None = None) -> Template:
-    """The prompt template for `tool` in `language` (None = English base)."""
-    base = _load_template(tool, BASE_LANGUAGE)
-    for lp in _language_packs_for(language, packs):
-        relative = f"prompts/{PACK}/{tool}.md"
-        path = lp.file(relative)
-        if path is not None:
-            override = _load_override(tool, str(path), relative, lp.name, lp.version or "", _tag(lp, language))
-            if override is not None and _fits(override, base):
-                return override
+    """The prompt template for `tool` in `language` (None = English base).
+
+    Cached per (tool, language, packs): the host hands a pack one `LanguagePacks` for its life.
+    """
+    base = _load_template(tool)
+    relative = f"prompts/{PACK}/{tool}.md"
+    for lp, path, tag in _pack_files(language, packs, relative):
+        override = _load_override(path, relative, lp.name, lp.version or "", tag)
+        if override is not None and _fits(override, base):
+            return override
     return base
 
 
+@lru_cache(maxsize=256)
 def resolve_lexicon(name: str, language: str | None = None, packs: LanguagePacks | None = None) -> Lexicon:
-    """The heuristics word list `name` in `language` (None = English base)."""
-    base = _load_lexicon(name, BASE_LANGUAGE)
+    """The heuristics word list `name` in `language` (None = English base); cached like `resolve`."""
+    base = _load_lexicon(name)
+    relative = f"lexicons/{PACK}/{name}.toml"
+    for lp, path, tag in _pack_files(language, packs, relative):
+        override = _load_lexicon_file(name, path, relative, lp.name, tag)
+        if override is not None and set(override.data) >= set(base.data) - {"meta"}:
+            return override
+        logger.warning("translation.lexicon_override_skipped", extra={"language_pack": lp.name, "lexicon": name})
+    return base
+
+
+def _pack_files(language: str | None, packs: LanguagePacks | None,
+                relative: str) -> Iterator[tuple[LanguagePack, str, str]]:
+    """(language pack, file, its language) for each pack serving `language` that has `relative`,
+    most specific first."""
     for lp in _language_packs_for(language, packs):
-        relative = f"lexicons/{PACK}/{name}.toml"
         path = lp.file(relative)
         if path is not None:
-            override = _load_lexicon_file(name, str(path), relative, lp.name, _tag(lp, language))
-            if override is not None and set(override.data) >= set(base.data) - {"meta"}:
-                return override
-            logger.warning("translation.lexicon_override_skipped", extra={"language_pack": lp.name, "lexicon": name})
-    return base
+            yield lp, str(path), _tag(lp, language)
 
 
 def _tag(lp: LanguagePack, requested: str | None) -> str:
@@ -149,61 +161,61 @@ def _fits(override: Template, base: Template) -> bool:
     return False
 
 
+def _template(text: str, source: Callable[[str], Source]) -> Template | None:
+    """The template in `text`, or None without a version header; `source(version)` says where it came from."""
+    header, _, body = text.partition("\n")
+    match = _HEADER.match(header)
+    if match is None:
+        return None
+    version = match.group("version")
+    return Template(tool=match.group("name"), version=version, body=body, source=source(version),
+                    placeholders=frozenset(_PLACEHOLDER.findall(body)))
+
+
+def _lexicon(name: str, text: str, source: Callable[[str], Source]) -> Lexicon:
+    data = tomllib.loads(text)
+    return Lexicon(name=name, data=data, source=source(str(data.get("meta", {}).get("version", "0.0.0"))))
+
+
 @lru_cache(maxsize=256)
-def _load_override(tool: str, path: str, relative: str, pack: str, pack_version: str,
-                   language: str) -> Template | None:
+def _load_override(path: str, relative: str, pack: str, pack_version: str, language: str) -> Template | None:
     # `source.path` is the file's path inside its language pack: results never carry server paths.
     try:
         text = open(path, encoding="utf-8").read()
     except (OSError, UnicodeDecodeError):
         return None
-    header, _, body = text.partition("\n")
-    match = _HEADER.match(header)
-    if match is None:
-        return None
-    return Template(
-        tool=match.group("name"),
-        version=match.group("version"),
-        body=body,
-        source=Source(pack=pack, language=language, version=pack_version, path=relative),
-        placeholders=frozenset(_PLACEHOLDER.findall(body)),
-    )
+    return _template(text, lambda _: Source(pack=pack, language=language, version=pack_version, path=relative))
 
 
 @lru_cache(maxsize=256)
 def _load_lexicon_file(name: str, path: str, relative: str, pack: str, language: str) -> Lexicon | None:
     try:
-        data = tomllib.loads(open(path, encoding="utf-8").read())
+        text = open(path, encoding="utf-8").read()
+        return _lexicon(name, text, lambda version: Source(pack=pack, language=language, version=version,
+                                                           path=relative))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
-    version = str(data.get("meta", {}).get("version", "0.0.0"))
-    return Lexicon(name=name, data=data, source=Source(pack=pack, language=language, version=version, path=relative))
+
+
+def _base_source(path: str) -> Callable[[str], Source]:
+    return lambda version: Source(pack=PACK, language=BASE_LANGUAGE, version=version, path=path)
 
 
 @lru_cache(maxsize=None)
-def _load_template(tool: str, language: str) -> Template:
+def _load_template(tool: str) -> Template:
     path = f"prompts/{tool}.md"
-    text = resources.files("parlance_translation").joinpath(path).read_text(encoding="utf-8")
-    header, _, body = text.partition("\n")
-    match = _HEADER.match(header)
-    if match is None or match.group("name") != tool:
+    template = _template(resources.files("parlance_translation").joinpath(path).read_text(encoding="utf-8"),
+                         _base_source(path))
+    if template is None or template.tool != tool:
         raise ValueError(f"{path}: first line must be '<!-- template: {tool} v<major.minor.patch> -->'")
-    version = match.group("version")
-    return Template(
-        tool=tool,
-        version=version,
-        body=body,
-        source=Source(pack=PACK, language=language, version=version, path=path),
-        placeholders=frozenset(_PLACEHOLDER.findall(body)),
-    )
+    return template
 
 
 @lru_cache(maxsize=None)
-def _load_lexicon(name: str, language: str) -> Lexicon:
+def _load_lexicon(name: str) -> Lexicon:
     path = f"lexicons/{name}.toml"
-    data = tomllib.loads(resources.files("parlance_translation").joinpath(path).read_text(encoding="utf-8"))
-    version = str(data.get("meta", {}).get("version", "0.0.0"))
-    return Lexicon(name=name, data=data, source=Source(pack=PACK, language=language, version=version, path=path))
+    return _lexicon(name, resources.files("parlance_translation").joinpath(path).read_text(encoding="utf-8"),
+                    _base_source(path))
 
 
 def sha256(text: str) -> str:

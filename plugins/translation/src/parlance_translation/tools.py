@@ -26,6 +26,9 @@ from parlance_translation.settings import TranslationSettings
 from parlance_translation.templates import Source, resolve_lexicon
 
 META_KEY = "parlance/translation"
+LEXICONS = {"translate_incoming": "ambiguity", "check_tone": "tone", "rewrite_outgoing": "rewrite",
+            "brief_meeting": "meeting"}
+"""The heuristics word list each tool's baseline reads."""
 PROGRESS_THRESHOLD = 20_000  # transcripts longer than this report progress
 REFINEMENT_INLINE_MAX = 20_000  # longer prompts are returned as a template, not with the input echoed back
 
@@ -84,21 +87,18 @@ async def run(tool: str, args: Any, ctx: ToolContext) -> ToolResult[Any]:
 
 async def _baseline(prepared: Prepared, ctx: ToolContext) -> tuple[dict[str, Any], list[Source], dict[str, Any]]:
     """The heuristics' draft for `prepared`, the lexicons it used, and extra `_meta`."""
-    args, language = prepared.args, prepared.args.target_language
+    args = prepared.args
+    lexicon = resolve_lexicon(LEXICONS[prepared.tool], args.target_language, ctx.language_packs)
     if prepared.tool == "translate_incoming":
-        lexicon = resolve_lexicon("ambiguity", language, ctx.language_packs)
         draft = incoming.analyse(args.text, args.channel or "generic", args.thread_context or [], lexicon)
         return draft, [lexicon.source], {}
     if prepared.tool == "check_tone":
-        lexicon = resolve_lexicon("tone", language, ctx.language_packs)
         draft = tone.analyse(args.text, args.baseline_messages or [], args.target_register, lexicon)
         return draft, [lexicon.source], {}
     if prepared.tool == "rewrite_outgoing":
-        lexicon = resolve_lexicon("rewrite", language, ctx.language_packs)
         draft = rewrite.rewrite(args.text, args.target_register, list(prepared.facts.preserve_terms),
                                 args.channel or "generic", lexicon)
         return draft, [lexicon.source], {}
-    lexicon = resolve_lexicon("meeting", language, ctx.language_packs)
     analysis = meeting.MeetingAnalysis(transcript=args.transcript, me=args.me, speakers=args.speakers or [],
                                        lexicon=lexicon)
     report = len(args.transcript) > PROGRESS_THRESHOLD

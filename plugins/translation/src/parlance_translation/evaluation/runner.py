@@ -32,11 +32,11 @@ from parlance_translation.inputs import INPUT_MODELS
 from parlance_translation.prompting import EVAL_SLICES, prepare
 from parlance_translation.replies import MEETING_SECTIONS
 from parlance_translation.schemas import SERVER_OWNED
+from parlance_translation.tools import META_KEY
 
 CORPUS_VERSION = "v0.1.0"
 SLICES = {"incoming": "translate_incoming", "tone": "check_tone", "rewrite": "rewrite_outgoing", "meeting": "brief_meeting"}
 REPLY_SOURCE = "hand-written reference, not a model output"
-META_KEY = "parlance/translation"
 
 
 @dataclass
@@ -108,19 +108,26 @@ def load_slice(corpus: Path, name: str) -> list[dict[str, Any]]:
     return examples
 
 
+def write_slice(corpus: Path, name: str, examples: list[dict[str, Any]]) -> int:
+    """Write `examples` as slice `name`, each pinned to the prompt it renders now (`prompt_sha256`).
+
+    Returns how many examples' pins changed.
+    """
+    tool = SLICES[name]
+    changed = 0
+    for example in examples:
+        digest = prepare(tool, INPUT_MODELS[tool].model_validate(example["input"])).prompt_sha256
+        changed += digest != example.get("prompt_sha256")
+        example["prompt_sha256"] = digest
+    path = slice_file(corpus, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(example, ensure_ascii=False) + "\n" for example in examples), encoding="utf-8")
+    return changed
+
+
 def rehash(corpus: Path, names: list[str]) -> int:
     """Re-record prompt_sha256 for `names` (after reviewing the reference replies). Returns examples changed."""
-    changed = 0
-    for name in names:
-        tool = SLICES[name]
-        examples = load_slice(corpus, name)
-        for example in examples:
-            digest = prepare(tool, INPUT_MODELS[tool].model_validate(example["input"])).prompt_sha256
-            changed += digest != example.get("prompt_sha256")
-            example["prompt_sha256"] = digest
-        lines = [json.dumps(example, ensure_ascii=False) for example in examples]
-        slice_file(corpus, name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return changed
+    return sum(write_slice(corpus, name, load_slice(corpus, name)) for name in names)
 
 
 async def run_eval(names: list[str] | None = None, corpus: Path | None = None) -> EvalReport:

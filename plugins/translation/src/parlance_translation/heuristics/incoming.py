@@ -50,6 +50,7 @@ def _matcher(lexicon: Lexicon) -> CategoryMatcher:
     return CategoryMatcher({reason: table.get("phrases", []) for reason, table in _reason_tables(lexicon).items()})
 
 
+@lru_cache(maxsize=8)
 def _reason_tables(lexicon: Lexicon) -> dict[str, dict[str, Any]]:
     return {name: table for name, table in lexicon.data.items() if name != "meta" and isinstance(table, dict)}
 

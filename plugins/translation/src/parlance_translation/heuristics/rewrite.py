@@ -62,7 +62,8 @@ def _shield(text: str, terms: list[str]) -> tuple[str, list[str]]:
     covered: list[tuple[int, int]] = []
     # Shield characters already in the input are shielded themselves, so they come back verbatim and
     # can never pair up into a placeholder that `_unshield` would replace with a term.
-    covered += [(i, i + 1) for i, char in enumerate(text) if char in (_SHIELD_OPEN, _SHIELD_CLOSE)]
+    if _SHIELD_OPEN in text or _SHIELD_CLOSE in text:
+        covered += [(i, i + 1) for i, char in enumerate(text) if char in (_SHIELD_OPEN, _SHIELD_CLOSE)]
     for term in {term for term in terms if term}:
         found = text.find(term)
         while found >= 0:
@@ -100,10 +101,15 @@ def _apply(rule: _Rule, text: str) -> str:
     return rule.regex.sub(lambda m: rule.replacements.get(normalise(m.group()), m.group()), text)
 
 
-def _requests(text: str, verbs: list[str]) -> str:
-    """"Fix the bug." -> "Could you fix the bug?" for sentences opening with one of `verbs`."""
-    pattern = re.compile(r"(^|[.?!]\s+|\n)(" + "|".join(re.escape(v) for v in verbs) + r")\b([^.?!\n]*)[.!]?",
-                         re.IGNORECASE)
+@lru_cache(maxsize=32)
+def _request_pattern(lexicon: Lexicon, register: str) -> re.Pattern[str]:
+    verbs = lexicon.data[register]["imperatives_to_requests"]
+    return re.compile(r"(^|[.?!]\s+|\n)(" + "|".join(re.escape(v) for v in verbs) + r")\b([^.?!\n]*)[.!]?",
+                      re.IGNORECASE)
+
+
+def _requests(text: str, pattern: re.Pattern[str]) -> str:
+    """"Fix the bug." -> "Could you fix the bug?" for sentences opening with one of the register's verbs."""
     return pattern.sub(lambda m: f"{m.group(1)}Could you {m.group(2).lower()}{m.group(3)}?", text)
 
 
@@ -120,8 +126,13 @@ def _tidy(text: str) -> str:
     return re.sub(r"(^|[.?!]\s+|\n)([a-z])(?=[a-z]*\b)", lambda m: m.group(1) + m.group(2).upper(), text)
 
 
-def _drop_sentences(text: str, openers: list[str]) -> tuple[str, bool]:
-    starts = tuple(normalise(variant) for phrase in openers for variant in expand(phrase))
+@lru_cache(maxsize=32)
+def _sentence_openers(lexicon: Lexicon, register: str) -> tuple[str, ...]:
+    openers = lexicon.data[register]["drop_sentences_starting"]
+    return tuple(normalise(variant) for phrase in openers for variant in expand(phrase))
+
+
+def _drop_sentences(text: str, starts: tuple[str, ...]) -> tuple[str, bool]:
     kept, dropped = [], False
     for sentence in _SENTENCE.findall(text):
         if sentence.strip() and normalise(sentence.strip()).startswith(starts):
@@ -159,7 +170,7 @@ def rewrite(
             changes.append("Removed the greeting")
             working = without
     if table.get("drop_sentences_starting"):
-        working, dropped = _drop_sentences(working, table["drop_sentences_starting"])
+        working, dropped = _drop_sentences(working, _sentence_openers(lexicon, register))
         if dropped:
             changes.append("Dropped pleasantry sentences")
     for rule in _rules(lexicon, register):
@@ -168,7 +179,7 @@ def rewrite(
             changes.append(rule.change)
             working = changed
     if table.get("imperatives_to_requests"):
-        changed = _requests(working, table["imperatives_to_requests"])
+        changed = _requests(working, _request_pattern(lexicon, register))
         if changed != working:
             changes.append("Turned instructions into requests")
             working = changed

@@ -16,6 +16,7 @@ from typing import Any
 
 from parlance_translation.heuristics.matching import CategoryMatcher, expand, fold, normalise
 from parlance_translation.heuristics.text import clip
+from parlance_translation.inputs import BASELINE_MIN
 from parlance_translation.templates import Lexicon
 
 AXES = ("directness", "warmth", "urgency")
@@ -97,7 +98,7 @@ def read(text: str, lexicon: Lexicon) -> ToneReading:
     exclamations = min(text.count("!"), cap)
     caps_words = min(sum(1 for word in _ALL_CAPS.findall(text) if word not in _CAPS_EXEMPT), cap)
     questions = min(text.count("?"), cap)
-    verbs = set(lexicon.data["imperatives"]["verbs"])
+    verbs = _imperative_verbs(lexicon)
     imperatives = min(sum(1 for word in sentence_initial_words(text) if word.lower() in verbs), cap)
     sums["urgency"] += exclamations * scoring["exclamation_urgency"] + caps_words * scoring["all_caps_word_urgency"]
     sums["warmth"] += exclamations * scoring["exclamation_warmth"]
@@ -137,13 +138,18 @@ def _second_axis_markers(text: str, lexicon: Lexicon, found: list[Marker]) -> li
     return extra
 
 
+@lru_cache(maxsize=8)
+def _imperative_verbs(lexicon: Lexicon) -> frozenset[str]:
+    return frozenset(lexicon.data["imperatives"]["verbs"])
+
+
 def register_targets(lexicon: Lexicon, register: str) -> dict[str, float]:
     table = lexicon.data["registers"][register]
     return {axis: float(table[axis]) for axis in AXES}
 
 
 def analyse(
-    text: str, baseline_messages: list[str], target_register: str | None, lexicon: Lexicon, *, baseline_min: int = 3
+    text: str, baseline_messages: list[str], target_register: str | None, lexicon: Lexicon
 ) -> dict[str, Any]:
     """The contract's check_tone output (without eval_corpus_slice / model_provenance)."""
     reading = read(text, lexicon)
@@ -151,7 +157,7 @@ def analyse(
     target = register_targets(lexicon, target_register) if target_register else None
 
     baseline_delta = None
-    if len(baseline_messages) >= baseline_min:
+    if len(baseline_messages) >= BASELINE_MIN:
         readings = [read(message, lexicon).axes for message in baseline_messages]
         mean = {axis: sum(r[axis] for r in readings) / len(readings) for axis in AXES}
         baseline_delta = {axis: _clamp(round(reading.axes[axis] - mean[axis]), -100, 100) for axis in AXES}
