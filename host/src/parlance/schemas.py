@@ -32,7 +32,10 @@ def input_schema_for(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def output_schema_for(model: type[BaseModel]) -> dict[str, Any]:
-    return _clean(model.model_json_schema(mode="serialization"))
+    # `additionalProperties: true` is JSON Schema's default. Spelled out (pydantic does, for models
+    # that allow extra fields), it makes a client that validates structuredContent (the Python SDK
+    # does, per call) collect every object's extra keys for nothing.
+    return _without_default_additional_properties(_clean(model.model_json_schema(mode="serialization")))
 
 
 def flatten(schema: dict[str, Any]) -> dict[str, Any]:
@@ -62,6 +65,18 @@ def _without_property_titles(node: Any) -> Any:
         out["properties"] = {name: {k: v for k, v in sub.items() if k != "title"} if isinstance(sub, dict) else sub
                              for name, sub in out["properties"].items()}
     return out
+
+
+_NAME_MAPS = frozenset({"properties", "patternProperties", "$defs"})  # keys there are names, not keywords
+
+
+def _without_default_additional_properties(node: Any, names: bool = False) -> Any:
+    if isinstance(node, list):
+        return [_without_default_additional_properties(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {k: _without_default_additional_properties(v, not names and k in _NAME_MAPS) for k, v in node.items()
+            if names or not (k == "additionalProperties" and v is True)}
 
 
 def _inline(node: Any, defs: dict[str, Any], seen: tuple[str, ...]) -> Any:

@@ -73,8 +73,7 @@ def _report(translator: Translator, code: str, bundle: Bundle | None, reference:
 
 
 def _coverage(translator: Translator, code: str, reference: Bundle) -> tuple[float, list[str]]:
-    own = [translator.bundles[c].messages for c, fallback in translator.chain(code)
-           if not fallback and c in translator.bundles]
+    own = [bundle.messages for bundle in translator.own_bundles(code)]
     missing = sorted(key for key in reference.messages if not any(key in messages for messages in own))
     total = len(reference.messages)
     return (round(1 - len(missing) / total, 4) if total else 1.0), missing

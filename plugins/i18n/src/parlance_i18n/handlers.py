@@ -58,9 +58,25 @@ async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
     return await _tools().read_bundle(ctx, locale)
 
 
+# Argument problems need no engine: a bad locale is answered without loading the catalog.
+
+
 def on_invalid_translate(problems: list[ArgumentProblem]) -> ToolError | None:
-    return _tools().on_invalid_translate(problems)
+    for problem in problems:
+        if problem.field == "locale":
+            return ToolError("INVALID_LOCALE", f"locale: {problem.message}; use a code such as 'en-US'")
+    return None
 
 
 def on_invalid_add_messages(problems: list[ArgumentProblem]) -> ToolError | None:
-    return _tools().on_invalid_add_messages(problems)
+    for problem in problems:
+        top = problem.field.split(".", 1)[0]
+        if top == "locale":
+            return ToolError("INVALID_LOCALE", f"locale: {problem.message}; use a code such as 'de' or 'pt_BR'")
+        if top == "messages":
+            return ToolError(
+                "INVALID_MESSAGES",
+                f"messages: {problem.message}; pass an object mapping message keys to strings",
+                {"field": problem.field},
+            )
+    return None

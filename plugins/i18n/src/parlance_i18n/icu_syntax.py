@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from parlance_i18n.plurals import CATEGORIES as PLURAL_KEYWORDS
+
 __all__ = [
     "POUND",
     "Argument",
@@ -35,7 +37,6 @@ __all__ = [
 ]
 
 MAX_DEPTH = 12
-PLURAL_KEYWORDS = ("zero", "one", "two", "few", "many", "other")
 NUMBER_STYLES = ("integer", "percent")
 
 _NAME = re.compile(r"[\w.\-]+")

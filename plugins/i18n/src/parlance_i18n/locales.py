@@ -14,11 +14,12 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-
-from babel import Locale, localedata
-from babel.core import get_global
+from typing import TYPE_CHECKING
 
 from parlance_i18n.errors import InvalidLocale
+
+if TYPE_CHECKING:  # Babel loads when CLDR data is first needed: parsing a code (settings, startup) needs none
+    from babel import Locale
 
 __all__ = ["LocaleTag", "babel_locale", "cldr_parent", "display_name", "likely_region", "likely_script", "parse_locale"]
 
@@ -96,6 +97,8 @@ def _likely(language: str, script: str | None, region: str | None) -> tuple[str 
     Follows the lookup order of CLDR's "add likely subtags", without the `und` guesses: a language
     CLDR does not know gets no script rather than English's.
     """
+    from babel.core import get_global
+
     table = get_global("likely_subtags")
     for key in (_babel_id(language, script, region), _babel_id(language, region) if region else None,
                 _babel_id(language, script) if script else None, language):
@@ -125,6 +128,8 @@ def cldr_parent(tag: LocaleTag) -> LocaleTag | None:
     """
     if tag.region is None:
         return None
+    from babel.core import get_global
+
     parents = get_global("parent_exceptions")
     script = likely_script(tag)
     for key in (_babel_id(tag.language, script, tag.region), _babel_id(tag.language, tag.region)):
@@ -143,6 +148,8 @@ def babel_locale(tag: LocaleTag) -> Locale | None:
     The identifier is built from validated subtags and checked with `localedata.exists` before Babel
     loads anything.
     """
+    from babel import Locale, localedata
+
     script = likely_script(tag)
     for parts in ((tag.language, tag.script, tag.region), (tag.language, script, tag.region),
                   (tag.language, tag.region), (tag.language, tag.script), (tag.language,)):
@@ -157,6 +164,8 @@ def babel_locale(tag: LocaleTag) -> Locale | None:
 @functools.lru_cache(maxsize=512)
 def display_name(tag: LocaleTag) -> str | None:
     """An English name such as 'Chinese (Traditional, Taiwan)', or None for a language CLDR does not know."""
+    from babel import Locale
+
     english = Locale("en")
     language = english.languages.get(tag.language)
     if language is None:

@@ -59,10 +59,13 @@ def parlance_lifespan(settings: I18nSettings | None,
 @contextlib.asynccontextmanager
 async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> AsyncIterator[Catalog]:
     # Loaded once per server, on the pack's first use; every session reads it and layers its own
-    # bundles on top.
+    # bundles on top. Reading and compiling every bundle is blocking work: off the event loop, so
+    # other packs' calls go on meanwhile.
+    import anyio
+
     from parlance_i18n.catalog import Catalog
 
-    yield Catalog.from_settings(settings, language_pack_files)
+    yield await anyio.to_thread.run_sync(Catalog.from_settings, settings, language_pack_files)
 
 
 @hookimpl

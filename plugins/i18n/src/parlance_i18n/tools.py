@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlance import ArgumentProblem, ToolContext, ToolError
+from parlance import ToolContext, ToolError
 
 from parlance_i18n.catalog import Catalog
 from parlance_i18n.checks import check_locales, summarize_locales
 from parlance_i18n.errors import I18nError, NoBundlesLoaded
+from parlance_i18n.handlers import on_invalid_add_messages, on_invalid_translate
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.models import (
     AddMessagesInput,
@@ -115,30 +116,6 @@ async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
         "message_count": len(bundle.messages),
         "messages": {key: message.source for key, message in sorted(bundle.messages.items())},
     }
-
-
-# --- argument problems ---------------------------------------------------------------------------------
-
-
-def on_invalid_translate(problems: list[ArgumentProblem]) -> ToolError | None:
-    for problem in problems:
-        if problem.field == "locale":
-            return ToolError("INVALID_LOCALE", f"locale: {problem.message}; use a code such as 'en-US'")
-    return None
-
-
-def on_invalid_add_messages(problems: list[ArgumentProblem]) -> ToolError | None:
-    for problem in problems:
-        top = problem.field.split(".", 1)[0]
-        if top == "locale":
-            return ToolError("INVALID_LOCALE", f"locale: {problem.message}; use a code such as 'de' or 'pt_BR'")
-        if top == "messages":
-            return ToolError(
-                "INVALID_MESSAGES",
-                f"messages: {problem.message}; pass an object mapping message keys to strings",
-                {"field": problem.field},
-            )
-    return None
 
 
 # --- helpers -------------------------------------------------------------------------------------------

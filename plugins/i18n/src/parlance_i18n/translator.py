@@ -104,9 +104,12 @@ class Translator:
         """Validate, compile and install in one step (the tool does the same with progress)."""
         return self.install(self.builder(locale, messages).build(), merge=merge)
 
+    def own_bundles(self, locale: str) -> list[Bundle]:
+        """The bundles on `locale`'s own chain (no fallback steps), most specific first."""
+        return [self._bundles[code] for code, fallback in self._resolve(locale)[1]
+                if not fallback and code in self._bundles]
+
     def find_bundle(self, tag: LocaleTag) -> Bundle | None:
         """The first bundle on `tag`'s own chain (no default-locale steps), e.g. `en` for `en-US`."""
-        for code, fallback in self._resolve(tag.code)[1]:
-            if code in self._bundles and not fallback:
-                return self._bundles[code]
-        return None
+        own = self.own_bundles(tag.code)
+        return own[0] if own else None

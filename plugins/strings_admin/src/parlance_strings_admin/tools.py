@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema, with_config
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, with_config
 from typing_extensions import NotRequired, TypedDict
 
 from parlance import ArgumentProblem, ToolContext, ToolError, ToolResult
@@ -47,21 +47,12 @@ class NoArguments(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def _drop_default_additional_properties(schema: dict[str, Any]) -> None:
-    # `additionalProperties: true` is JSON Schema's default: spelled out, it only makes a client that
-    # validates structuredContent (the Python SDK does, per call) compute each scope's extra keys.
-    if schema.get("additionalProperties") is True:
-        del schema["additionalProperties"]
-
-
-@with_config(ConfigDict(extra="allow", json_schema_extra=_drop_default_additional_properties))
+@with_config(ConfigDict(extra="allow"))
 class KeysScope(TypedDict):
     """The service's KeysScope DTO; fields the service adds are passed through untouched."""
 
     value: str
-    # One JSON type list rather than pydantic's anyOf: same meaning, and clients that validate
-    # structuredContent against outputSchema (the Python SDK does, per call) do a third less work.
-    shouldTranslate: NotRequired[Annotated[bool | None, WithJsonSchema({"type": ["boolean", "null"]})]]
+    shouldTranslate: NotRequired[bool | None]  # published as {"type": ["boolean", "null"]} by parlance.schemas
 
 
 class ScopeList(BaseModel):
@@ -94,7 +85,8 @@ async def get_all_scopes(args: NoArguments, ctx: ToolContext) -> ToolResult[Scop
     except StringsAdminError as exc:
         raise to_tool_error(exc, tool=GET_SCOPES) from None
     # The text block is the service's own JSON array, as the PRD's example shows it.
-    return ToolResult(ScopeList.model_validate({"scopes": reply.scopes}), text=reply.text)
+    # model_construct: the client has checked every scope against KeysScope already (_scopes_problem).
+    return ToolResult(ScopeList.model_construct(scopes=reply.scopes), text=reply.text)
 
 
 async def create_new_string_key(args: CreateStringKeyArgs, ctx: ToolContext) -> ToolResult[KeyCreated]:

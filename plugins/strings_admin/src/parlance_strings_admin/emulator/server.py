@@ -97,4 +97,4 @@ def emulator_thread(
 
 def serve_forever(sock: socket.socket, store: StringsStore, base_path: str, log_level: str = "warning") -> None:
     """Serve on `sock` in the foreground until interrupted (Ctrl-C / SIGTERM)."""
-    _server(store, normalize_base_path(base_path), log_level).run(sockets=[sock])
+    _server(store, base_path, log_level).run(sockets=[sock])  # create_app normalises the base path
