@@ -35,18 +35,25 @@ def _tools() -> Any:
 
 
 async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput:
+    """Translate a message key into a locale, with fallback (exact, language, default locale, raw key)
+    and ICU MessageFormat arguments: {name}, plural, select, selectordinal, number."""
     return await _tools().translate(args, ctx)
 
 
 async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesOutput:
+    """Register a locale's messages for this session, replacing its bundle (or merging with merge: true).
+    Values are ICU MessageFormat strings; nested objects are flattened with dots."""
     return await _tools().add_messages(args, ctx)
 
 
 async def list_locales(args: NoInput, ctx: ToolContext) -> ListLocalesOutput:
+    """List the locales with message bundles in this session, with counts, scripts and coverage."""
     return await _tools().list_locales(args, ctx)
 
 
 async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
+    """Check bundles against the default locale: coverage, missing and extra keys, argument
+    mismatches, and plural arguments missing CLDR categories the locale needs."""
     return await _tools().check(args, ctx)
 
 

@@ -47,16 +47,12 @@ PROGRESS_STEP = 1000
 
 
 async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput:
-    """Translate a message key into a locale, with fallback (exact, language, default locale, raw key)
-    and ICU MessageFormat arguments: {name}, plural, select, selectordinal, number."""
     with _domain_errors:
         found = session_translator(ctx).translate(args.key, args.locale, args.variables)
     return TranslateOutput(translation=found.translation, locale=found.locale, fallback=found.fallback)
 
 
 async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesOutput:
-    """Register a locale's messages for this session, replacing its bundle (or merging with merge: true).
-    Values are ICU MessageFormat strings; nested objects are flattened with dots."""
     translator = session_translator(ctx)
     with _domain_errors:
         builder = translator.builder(args.locale, args.messages)
@@ -78,13 +74,10 @@ async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesO
 
 
 async def list_locales(args: NoInput, ctx: ToolContext) -> ListLocalesOutput:
-    """List the locales with message bundles in this session, with counts, scripts and coverage."""
     return _locales_listing(session_translator(ctx))
 
 
 async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
-    """Check bundles against the default locale: coverage, missing and extra keys, argument
-    mismatches, and plural arguments missing CLDR categories the locale needs."""
     translator = session_translator(ctx)
     with _domain_errors:
         codes = [parse_locale(args.locale).code] if args.locale is not None else None
