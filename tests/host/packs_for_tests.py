@@ -193,6 +193,27 @@ SOURCES = {
     "broken_import": '''
         raise ImportError("this pack cannot be imported")
     ''',
+    "bad_signature": '''
+        from parlance import hookimpl
+
+        @hookimpl
+        def parlance_register_tools(register, registry):
+            raise AssertionError("a pack whose hook does not fit its hookspec must not be called")
+    ''',
+    "typo_hook": '''
+        from pydantic import BaseModel
+        from parlance import hookimpl
+
+        class In(BaseModel):
+            text: str
+
+        async def whisper(args: In) -> In:
+            return args
+
+        @hookimpl
+        def parlance_register_tool(register):
+            register(whisper, name="whisper")
+    ''',
     "clash": '''
         from pydantic import BaseModel
         from parlance import hookimpl

@@ -1,11 +1,18 @@
-"""Discovery and loading: entry points, error boundaries, enable/disable rules, API compatibility."""
+"""Discovery and loading: entry points, error boundaries, hooks against the hookspecs, enable/disable rules,
+API compatibility."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
+from pathlib import Path
 
+import anyio
 import pytest
 
+from parlance import hookimpl
 from parlance.config import config_from_dict
 from parlance.errors import PackError, ToolNameCollision
 from parlance.packs import discover, load_packs
@@ -17,6 +24,7 @@ from tests.host.packs_for_tests import (
     SettingsPack,
 )
 from tests.host.packs_for_tests import SOURCES
+from tests.support import write_fake_dist
 
 TRACKED = '''
     import pathlib, os
@@ -131,3 +139,128 @@ def test_env_reference_default(monkeypatch: pytest.MonkeyPatch) -> None:
     packs = load_packs(config_from_dict({"packs": {"greeter": {"greeting": "${env:NO_SUCH_VAR:-servus}"}}}),
                        plugins={"greeter": SettingsPack()})
     assert packs.records[0].settings.greeting == "servus"
+
+
+# --- hooks that do not fit the hookspecs -----------------------------------------------------------
+
+
+def test_a_hook_asking_for_an_argument_the_hookspec_lacks_fails_its_pack_only(fake_dists) -> None:
+    fake_dists("bad_signature", SOURCES["bad_signature"])
+    fake_dists("printer", SOURCES["printer"])
+    packs = load_packs(config_from_dict({"packs": {"enabled": ["bad_signature", "printer"]}}))
+    records = {r.name: r for r in packs.records}
+    assert (records["bad_signature"].state, records["printer"].state) == ("failed", "loaded")
+    error = records["bad_signature"].error
+    assert "parlance_register_tools" in error and "'registry'" in error
+    assert "register, settings, language_packs" in error  # what the hook may ask for
+    assert "\n" not in error
+    assert list(packs.registry.tools) == ["shout"]
+
+
+def test_an_unknown_hook_fails_its_pack_with_a_did_you_mean(fake_dists) -> None:
+    fake_dists("typo_hook", SOURCES["typo_hook"])
+    fake_dists("printer", SOURCES["printer"])
+    packs = load_packs(config_from_dict({"packs": {"enabled": ["printer", "typo_hook"]}}))
+    records = {r.name: r for r in packs.records}
+    assert (records["printer"].state, records["typo_hook"].state) == ("loaded", "failed")
+    error = records["typo_hook"].error
+    assert "unknown hook 'parlance_register_tool'" in error and "did you mean 'parlance_register_tools'?" in error
+    assert list(packs.registry.tools) == ["shout"]
+
+
+class _NoCloseHook:
+    @hookimpl
+    def parlance_frobnicate(self) -> None:  # pragma: no cover - never called
+        raise AssertionError
+
+
+class _OptionalFutureHook:
+    """pluggy's documented escape hatch: an implementation of a hook a newer host may define."""
+
+    @hookimpl(optionalhook=True)
+    def parlance_register_widgets(self, register) -> None:  # pragma: no cover - this host has no such hook
+        raise AssertionError
+
+    @hookimpl
+    def parlance_register_tools(self, register) -> None:
+        pass
+
+
+class _WrapperNotAGenerator:
+    @hookimpl(wrapper=True)
+    def parlance_register_tools(self, register) -> None:  # pragma: no cover - never called
+        raise AssertionError
+
+
+def test_what_pluggy_refuses_at_registration_fails_the_pack_only() -> None:
+    packs = load_packs(config_from_dict({}), plugins={"core": CorePack(), "wrapper": _WrapperNotAGenerator()})
+    assert _states(packs) == {"core": "loaded", "wrapper": "failed"}
+    error = packs.records[1].error
+    assert error.startswith("its hooks do not fit the hookspecs:") and "generator" in error and "\n" not in error
+
+
+def test_an_unknown_hook_without_a_close_match_lists_the_hooks() -> None:
+    packs = load_packs(config_from_dict({}), plugins={"odd": _NoCloseHook(), "core": CorePack()})
+    assert _states(packs) == {"core": "loaded", "odd": "failed"}
+    error = packs.records[1].error
+    assert "unknown hook 'parlance_frobnicate'" in error and "did you mean" not in error
+    assert "parlance_register_tools" in error and "parlance_lifespan" in error
+
+
+def test_an_optional_hook_the_host_lacks_is_accepted() -> None:
+    packs = load_packs(config_from_dict({}), plugins={"future_hook": _OptionalFutureHook()})
+    assert _states(packs) == {"future_hook": "loaded"}
+
+
+@pytest.mark.parametrize("pack", ["bad_signature", "typo_hook"])
+def test_strict_mode_makes_a_hook_mismatch_fatal(pack: str, fake_dists, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARLANCE_STRICT_PACKS", "1")
+    fake_dists(pack, SOURCES[pack])
+    with pytest.raises(PackError, match=f"pack '{pack}' failed: .*parlance_register_tool"):
+        load_packs(config_from_dict({"packs": {"enabled": [pack]}}))
+
+
+@pytest.fixture
+def mismatched_site(tmp_path: Path) -> Path:
+    """Installed: a working pack, one whose hook asks for an unknown argument, one with a misspelt hook."""
+    root = tmp_path / "site"
+    root.mkdir()
+    for pack in ("printer", "bad_signature", "typo_hook"):
+        write_fake_dist(root, pack, SOURCES[pack])
+    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["printer", "bad_signature", "typo_hook"]\n')
+    return root
+
+
+@pytest.mark.anyio
+async def test_serve_skips_packs_whose_hooks_do_not_fit_and_serves_the_rest(tmp_path: Path,
+                                                                            mismatched_site: Path) -> None:
+    from mcp import Client
+    from mcp.client.stdio import stdio_client
+
+    from parlance.testing import stdio_server_params
+
+    params = stdio_server_params(tmp_path / "parlance.toml", env={"PYTHONPATH": str(mismatched_site)})
+    errlog_path = tmp_path / "stderr.log"
+    with anyio.fail_after(30), open(errlog_path, "w+") as errlog:
+        async with Client(stdio_client(params, errlog=errlog)) as client:
+            assert [t.name for t in (await client.list_tools()).tools] == ["shout"]
+            result = await client.call_tool("shout", {"text": "still here"})
+            assert result.structured_content == {"text": "STILL HERE"}
+    log = errlog_path.read_text()
+    assert "Traceback" not in log
+    skipped = {s["pack"]: s for s in map(json.loads, (line for line in log.splitlines() if '"pack.skipped"' in line))}
+    assert {p: s["state"] for p, s in skipped.items()} == {"bad_signature": "failed", "typo_hook": "failed"}
+    assert "did you mean 'parlance_register_tools'?" in skipped["typo_hook"]["reason"]
+
+
+def test_parlance_packs_reports_hook_mismatches(tmp_path: Path, mismatched_site: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(mismatched_site)}
+    env.pop("PARLANCE_CONFIG", None)
+    command = [sys.executable, "-m", "parlance", "packs", "--json", "--config", str(tmp_path / "parlance.toml")]
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    rows = {row["name"]: row for row in json.loads(proc.stdout)}
+    assert rows["printer"]["state"] == "loaded" and rows["printer"]["tools"] == ["shout"]
+    assert rows["bad_signature"]["state"] == "failed" and "'registry'" in rows["bad_signature"]["error"]
+    assert rows["typo_hook"]["state"] == "failed"
+    assert "did you mean 'parlance_register_tools'?" in rows["typo_hook"]["error"]

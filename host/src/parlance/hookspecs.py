@@ -3,7 +3,10 @@
 A pack is a module (or any object) whose functions are marked with `parlance.hookimpl`. Every hook
 is optional. The host calls each hook once per pack, so the callbacks it passes (`register`) know
 which pack is speaking. Hooks only grow: new arguments are opt-in (an implementation names only the
-arguments it wants), and removals wait for a major version of the host API.
+arguments it wants), and removals wait for a major version of the host API. A `@hookimpl` whose name
+matches no hook below (a misspelling: `parlance_register_tool`), or that asks for an argument its
+hook does not pass, fails its pack with the reason (and a did-you-mean) in `parlance packs`; mark it
+`@hookimpl(optionalhook=True)` to implement a hook that only some hosts have.
 
 Packs state the host API they were written against with a module attribute
 `PARLANCE_HOST_API = "1.0"`; a different major, or a newer minor than the host provides, makes the

@@ -1,15 +1,19 @@
 """Finding packs through entry points and loading each one inside its own error boundary.
 
 Listing entry points reads distribution metadata only; a pack's module is imported only when the
-configuration enables it. A pack that fails to import, fails a hook, has settings its model rejects,
-or was written for another host API is recorded as `failed` or `incompatible` with the reason and
-skipped: the host serves the rest. `PARLANCE_STRICT_PACKS=1` turns any such failure into an error.
+configuration enables it. A pack that fails to import, implements a hook the hookspecs do not have
+or asks a hook for an argument its hookspec does not pass, fails a hook, has settings its model
+rejects, or was written for another host API is recorded as `failed` or `incompatible` with the
+reason and skipped: the host serves the rest. `PARLANCE_STRICT_PACKS=1` turns any such failure into
+an error.
 """
 
 from __future__ import annotations
 
 import contextlib
+import difflib
 import functools
+import inspect
 import logging
 import os
 import sys
@@ -200,7 +204,12 @@ def _import_one(record: PackRecord, source: Any) -> None:
 def _register_one(record: PackRecord, config: Config, manager: pluggy.PluginManager, registry: Registry,
                   language_packs: LanguagePackSet) -> None:
     plugin = record.plugin
-    manager.register(plugin, name=record.name)
+    if mismatches := _hook_mismatches(manager, plugin):
+        raise PackError(f"{'; '.join(mismatches)}; make its hooks match parlance.hookspecs (host API {HOST_API})")
+    try:
+        manager.register(plugin, name=record.name)
+    except pluggy.PluginValidationError as exc:  # what _hook_mismatches leaves to pluggy (wrapper misuse)
+        raise PackError(f"its hooks do not fit the hookspecs: {' '.join(str(exc).split())}") from None
     staging = Staging(pack=record.name, prefix=config.prefix_for(record.name),
                       disabled_tools=frozenset(config.tools_disabled))
     view = record.language_packs = language_packs.view(record.name)
@@ -221,6 +230,56 @@ def _register_one(record: PackRecord, config: Config, manager: pluggy.PluginMana
     record.tools = [t.name for t in staging.tools]
     if staging.skipped_tools:
         logger.info("pack.tools_disabled", extra={"pack": record.name, "tools": staging.skipped_tools})
+
+
+def _hook_mismatches(manager: pluggy.PluginManager, plugin: Any) -> list[str]:
+    """Each `@hookimpl` of `plugin` that names no hookspec, or asks for an argument its hookspec lacks.
+
+    Checked before the pack is registered, so a mismatch fails this pack alone. pluggy would raise
+    the second kind out of `register` (taking the host down) and accept the first silently: a
+    misspelt `parlance_register_tool` would load as a pack with no tools, and its `check_pending`
+    spans the whole manager and stops at the first unknown hook. Like pytest with unknown
+    `pytest_*` hooks, an unknown hook fails the pack rather than loading it with a warning: the
+    misspelt hook is the pack's intent going unserved (its tools, its settings model, its lifespan),
+    and a hook a newer host adds cannot be meant, since a pack written for a newer host API is
+    already `incompatible`. An implementation marked `optionalhook=True` may name no hookspec, as
+    in pluggy.
+    """
+    specs = {name: caller.spec for name, caller in vars(manager.hook).items() if caller.spec is not None}
+    problems = []
+    for attr in sorted(dir(plugin)):
+        opts = manager.parse_hookimpl_opts(plugin, attr)
+        if opts is None:
+            continue
+        hook = opts.get("specname") or attr
+        spec = specs.get(hook)
+        if spec is None:
+            if not opts.get("optionalhook"):
+                problems.append(f"unknown hook {hook!r} ({_did_you_mean(hook, sorted(specs))})")
+            continue
+        passed = (*spec.argnames, *spec.kwargnames)
+        if extra := [arg for arg in _required_arguments(getattr(plugin, attr)) if arg not in passed]:
+            problems.append(f"hook {hook!r} asks for {', '.join(map(repr, extra))}, which the host does not pass "
+                            f"(it passes {', '.join(passed) or 'nothing'})")
+    return problems
+
+
+def _required_arguments(function: Any) -> list[str]:
+    """The arguments pluggy checks against the hookspec: positional, without a default (an argument
+    with a default is how an implementation opts into one a newer host may pass)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: pluggy's own check in register() decides
+        return []
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return [p.name for p in parameters if p.kind in positional and p.default is inspect.Parameter.empty]
+
+
+def _did_you_mean(hook: str, known: list[str]) -> str:
+    # Compared without the shared `parlance_` prefix, which would make every name look alike.
+    bare = {name.removeprefix(f"{PROJECT}_"): name for name in known}
+    close = difflib.get_close_matches(hook.removeprefix(f"{PROJECT}_"), list(bare), n=1)
+    return f"did you mean {bare[close[0]]!r}?" if close else f"the hooks are {', '.join(known)}"
 
 
 def _only(manager: pluggy.PluginManager, plugin: Any) -> Any:
