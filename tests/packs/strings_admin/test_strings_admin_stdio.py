@@ -87,3 +87,34 @@ async def test_a_bad_environment_value_disables_the_pack_not_the_server(tmp_path
         skipped = [json.loads(line) for line in errlog if '"pack.skipped"' in line]
     assert len(skipped) == 1
     assert "STRINGS_ADMIN_HOST" in skipped[0]["reason"] and "http://" in skipped[0]["reason"]
+
+
+async def test_an_overlong_scope_value_is_invalid_request_naming_the_limit(tmp_path: Path, closed_port: int) -> None:
+    # Issue item 14: 100,000 characters used to reach httpx, whose InvalidURL became INTERNAL with a
+    # traceback. The limit is advertised in the schema, and the longest scope value it allows, in the
+    # characters that percent-encode longest (4 UTF-8 bytes, 12 characters on the wire), still arrives.
+    longest = "\U0001d11e" * 255
+    env = {"STRINGS_ADMIN_HOST": "", "BASE_PATH": "", "XDG_CONFIG_HOME": str(tmp_path)}
+    with emulator_thread(tmp_path / "db.sqlite3", [Scope("checkout", True), Scope(longest, False)]) as emulator:
+        env["STRINGS_ADMIN_HOST"], env["BASE_PATH"] = emulator.host_url, emulator.base_path
+        params = stdio_server_params(write_config(tmp_path, closed_port), env=env, cwd=tmp_path)
+        with anyio.fail_after(30), open(tmp_path / "stderr.log", "w+") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+                tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+                scope_schema = tools[CREATE_KEY].input_schema["properties"]["scopeValue"]
+                assert (scope_schema["minLength"], scope_schema["maxLength"]) == (1, 255)
+                assert "255" in scope_schema["description"]
+                overlong = await client.call_tool(CREATE_KEY, {"key": "k", "value": "v", "scopeValue": "x" * 100_000})
+                just_over = await client.call_tool(CREATE_KEY, {"key": "k", "value": "v", "scopeValue": "x" * 256})
+                at_limit = await client.call_tool(CREATE_KEY, {"key": "k", "value": "v", "scopeValue": longest})
+            errlog.seek(0)
+            log = errlog.read()
+        assert [(k.scope, k.key) for k in emulator.store.list_keys()] == [(longest, "k")]
+    for result in (overlong, just_over):
+        assert result.is_error
+        error = result.structured_content
+        assert error["code"] == "invalid_request"
+        assert "`scopeValue` is longer than 255 characters" in error["error"]
+        assert [(p["field"], p["kind"]) for p in error["data"]["problems"]] == [("scopeValue", "string_too_long")]
+    assert not at_limit.is_error, at_limit.structured_content
+    assert "Traceback" not in log and "tool.crashed" not in log and "xxxxxxxxxx" not in log

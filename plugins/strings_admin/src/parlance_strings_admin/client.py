@@ -26,7 +26,13 @@ from typing import Any
 import anyio
 import httpx
 
-from parlance_strings_admin.errors import ServiceRejected, ServiceUnreachable, UnexpectedReply, body_excerpt
+from parlance_strings_admin.errors import (
+    ServiceRejected,
+    ServiceUnreachable,
+    UnexpectedReply,
+    UnsendableURL,
+    body_excerpt,
+)
 from parlance_strings_admin.paths import path_segment
 from parlance_strings_admin.settings import Endpoint, StringsAdminSettings, resolve_endpoint
 
@@ -137,6 +143,9 @@ class StringsAdminClient:
                 await anyio.sleep(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF_S)
                 continue
+            except httpx.InvalidURL:  # not an httpx.HTTPError: raised while building the request, before any I/O
+                _log_attempt(method, route, attempt, started, outcome="InvalidURL")
+                raise UnsendableURL(method, route) from None
             except httpx.HTTPError as exc:  # e.g. an unsupported protocol: retrying cannot help
                 _log_attempt(method, route, attempt, started, outcome=type(exc).__name__)
                 raise ServiceUnreachable(method, url, self._describe(exc), attempt) from exc

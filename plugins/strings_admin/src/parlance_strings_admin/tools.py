@@ -3,7 +3,8 @@
     duda_strings_admin_get_all_scopes          GET  {HOST}{BASE_PATH}scopes/
     duda_strings_admin_create_new_string_key   POST {HOST}{BASE_PATH}keys/{scopeValue}
 
-Error codes (PRD §4): `invalid_request` for invalid arguments and for 400/409 on create,
+Error codes (PRD §4): `invalid_request` for invalid arguments (a `scopeValue` whose URL cannot be
+built included) and for 400/409 on create,
 `not_found` for 404 on create, `internal_error` for everything else (any non-2xx on get, other
 statuses on create, redirects, malformed replies, timeouts, connection failures). Replies from the
 service travel in `data` as `{status, body}` with the body cut to an excerpt.
@@ -18,7 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, with_confi
 from typing_extensions import NotRequired, TypedDict
 
 from parlance import ArgumentProblem, ToolContext, ToolError, ToolResult
-from parlance_strings_admin.errors import ServiceRejected, ServiceUnreachable, StringsAdminError, UnexpectedReply
+from parlance_strings_admin.errors import (
+    ServiceRejected,
+    ServiceUnreachable,
+    StringsAdminError,
+    UnexpectedReply,
+    UnsendableURL,
+)
 
 if TYPE_CHECKING:  # httpx loads with the client, in the lifespan, not when the pack is imported
     from parlance_strings_admin.client import StringsAdminClient
@@ -26,6 +33,7 @@ if TYPE_CHECKING:  # httpx loads with the client, in the lifespan, not when the 
 __all__ = [
     "CREATE_KEY",
     "GET_SCOPES",
+    "MAX_SCOPE_VALUE_CHARS",
     "CreateStringKeyArgs",
     "KeyCreated",
     "KeysScope",
@@ -41,6 +49,14 @@ GET_SCOPES = "duda_strings_admin_get_all_scopes"
 CREATE_KEY = "duda_strings_admin_create_new_string_key"
 
 NonBlank = Annotated[str, StringConstraints(min_length=1, pattern=r"\S")]
+
+MAX_SCOPE_VALUE_CHARS = 255
+"""The longest `scopeValue`, in characters. The value travels as one URL path segment, where
+percent-encoding makes each character up to 12 (4 UTF-8 bytes, 3 characters each): 255 characters
+stay under about 3 KB on the wire, well inside the 8 KiB request line that common servers and
+proxies in front of the service accept (Tomcat, nginx), and far from httpx's own URL limit. The PRD
+sets no length; scope names are short identifiers, and 255 is the limit the emulator models for keys
+(its MAX_KEY_LENGTH, a VARCHAR(255) column)."""
 
 
 class NoArguments(BaseModel):
@@ -66,7 +82,9 @@ class CreateStringKeyArgs(BaseModel):
     key: NonBlank = Field(description="The new string key, e.g. 'order.status.completed'.")
     value: NonBlank = Field(description="The key's source text, e.g. 'Completed'.")
     scopeValue: NonBlank = Field(
-        description=f"The scope to add the key to: one of the `value`s that {GET_SCOPES} returns."
+        max_length=MAX_SCOPE_VALUE_CHARS,
+        description=f"The scope to add the key to: one of the `value`s that {GET_SCOPES} returns "
+        f"(at most {MAX_SCOPE_VALUE_CHARS} characters; it is sent as one URL path segment).",
     )
     shouldTranslate: bool = Field(default=False, description="Whether the key should be sent for translation.")
 
@@ -117,6 +135,10 @@ def to_tool_error(exc: StringsAdminError, *, tool: str, scope_value: str | None 
             f"{exc}. Check that the service is running and that STRINGS_ADMIN_HOST points at it.",
             data={"reason": exc.reason, "attempts": exc.attempts},
         )
+    if isinstance(exc, UnsendableURL):
+        if tool == CREATE_KEY:  # the only caller-supplied part of a URL is scopeValue
+            return ToolError("invalid_request", f"`scopeValue` cannot be sent: {exc}.", data={"field": "scopeValue"})
+        return ToolError("internal_error", f"{exc}. Check STRINGS_ADMIN_HOST and BASE_PATH.", data={})
     if isinstance(exc, UnexpectedReply):
         return ToolError("internal_error", f"{exc}.", data={"status": exc.status, "body": exc.body})
     assert isinstance(exc, ServiceRejected)
@@ -165,9 +187,15 @@ _PHRASES = {
 }
 
 
+def _phrase(problem: ArgumentProblem) -> str:
+    if (problem.field, problem.kind) == ("scopeValue", "string_too_long"):
+        return f"is longer than {MAX_SCOPE_VALUE_CHARS} characters, the limit for a scope value"
+    return _PHRASES.get(problem.kind, problem.message)
+
+
 def invalid_request(problems: list[ArgumentProblem]) -> ToolError:
     """PRD acceptance 4: arguments that break the schema are `invalid_request`."""
-    sentences = [f"`{p.field or 'arguments'}` {_PHRASES.get(p.kind, p.message)}" for p in problems]
+    sentences = [f"`{p.field or 'arguments'}` {_phrase(p)}" for p in problems]
     return ToolError(
         "invalid_request",
         "Invalid arguments: " + "; ".join(sentences) + ".",
