@@ -11,9 +11,11 @@ for `_meta`; `preserve_terms` over 100 is the contract's error `PRESERVE_TERMS_T
 Unknown argument names are ignored (read as forward-compatible additions).
 
 `problems_to_error` maps pydantic's validation problems onto the contract's error codes, so a
-caller sees `TEXT_TOO_LONG` rather than the host's generic `INVALID_ARGUMENTS`. Only wrong JSON
-types on optional fields that no contract code describes (e.g. `preserve_intent: "maybe"`) keep
-the host's `INVALID_ARGUMENTS`.
+caller sees `TEXT_TOO_LONG` rather than the host's generic `INVALID_ARGUMENTS`, with a message that
+says what was wrong ("`text` is 8001 characters; the limit is 8000"). Only problems that no
+contract code describes keep `INVALID_ARGUMENTS`: a wrong JSON type on an optional field (e.g.
+`preserve_intent: "maybe"`), and a `me` over its 200 characters (the contract's ME_REQUIRED is for a
+missing `me`, and it has no ME_TOO_LONG).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from parlance import ArgumentProblem, ToolError
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
 from pydantic_core import PydanticCustomError
 
 from parlance_translation import errors
@@ -31,6 +33,7 @@ from parlance_translation.contract import CHANNELS, TARGET_REGISTERS, Channel, T
 TEXT_MAX = 8000
 TRANSCRIPT_MIN = 20
 TRANSCRIPT_MAX = 200_000
+ME_MAX = 200
 THREAD_CONTEXT_MAX = 20
 BASELINE_MAX = 20
 BASELINE_MIN = 3
@@ -51,8 +54,36 @@ def _one_string_is_a_list(value: Any) -> Any:
     return [value] if isinstance(value, str) else value
 
 
+def _length_in(minimum: int, maximum: int) -> BeforeValidator:
+    """Check a string's length before pydantic's own constraint does, so the problem says the length
+    found as well as the limit (pydantic's says neither for strings). `problems_to_error` uses the
+    message as the first sentence of the contract error."""
+
+    def check(value: Any, info: ValidationInfo) -> Any:
+        if not isinstance(value, str):
+            return value  # the type check after this reports it
+        found = {"field": info.field_name, "length": len(value), "minimum": minimum, "maximum": maximum}
+        if len(value) > maximum:
+            raise PydanticCustomError("string_too_long", "`{field}` is {length} characters; the limit is {maximum}",
+                                      found)
+        if not value:
+            raise PydanticCustomError("string_too_short",
+                                      "`{field}` is empty; it must be {minimum} to {maximum} characters", found)
+        if len(value) < minimum:
+            raise PydanticCustomError("string_too_short",
+                                      "`{field}` is {length} characters; the minimum is {minimum}", found)
+        return value
+
+    return BeforeValidator(check)
+
+
 RequiredNotNull = BeforeValidator(_none_is_missing)
 StringList = Annotated[list[str], BeforeValidator(_one_string_is_a_list)]
+# Required strings: the Field constraints publish the limits in the schema, _length_in words the problem.
+MessageText = Annotated[str, RequiredNotNull, _length_in(1, TEXT_MAX), Field(min_length=1, max_length=TEXT_MAX)]
+TranscriptText = Annotated[str, RequiredNotNull, _length_in(TRANSCRIPT_MIN, TRANSCRIPT_MAX),
+                           Field(min_length=TRANSCRIPT_MIN, max_length=TRANSCRIPT_MAX)]
+MeText = Annotated[str, RequiredNotNull, _length_in(1, ME_MAX), Field(min_length=1, max_length=ME_MAX)]
 
 
 class ToolInput(BaseModel):
@@ -75,7 +106,7 @@ class ToolInput(BaseModel):
 
 
 class TranslateIncomingInput(ToolInput):
-    text: Annotated[str, RequiredNotNull, Field(min_length=1, max_length=TEXT_MAX)] = Field(
+    text: MessageText = Field(
         description="The verbatim incoming message to decode (1–8000 characters). Never logged or stored."
     )
     channel: Channel | None = Field(default=None, description="Channel of origin; 'generic' when unsure.")
@@ -86,7 +117,7 @@ class TranslateIncomingInput(ToolInput):
 
 
 class CheckToneInput(ToolInput):
-    text: Annotated[str, RequiredNotNull, Field(min_length=1, max_length=TEXT_MAX)] = Field(
+    text: MessageText = Field(
         description="The outgoing message to score (1–8000 characters). Never logged or stored."
     )
     baseline_messages: StringList | None = Field(
@@ -101,7 +132,7 @@ class CheckToneInput(ToolInput):
 
 
 class RewriteOutgoingInput(ToolInput):
-    text: Annotated[str, RequiredNotNull, Field(min_length=1, max_length=TEXT_MAX)] = Field(
+    text: MessageText = Field(
         description="The outgoing message to rewrite (1–8000 characters). Never logged or stored."
     )
     target_register: Annotated[TargetRegister, RequiredNotNull] = Field(
@@ -118,10 +149,10 @@ class RewriteOutgoingInput(ToolInput):
 
 
 class BriefMeetingInput(ToolInput):
-    transcript: Annotated[str, RequiredNotNull, Field(min_length=TRANSCRIPT_MIN, max_length=TRANSCRIPT_MAX)] = Field(
+    transcript: TranscriptText = Field(
         description="Verbatim meeting transcript, 20–200000 characters, ideally with speaker labels ('Priya: ...')."
     )
-    me: Annotated[str, RequiredNotNull, Field(min_length=1, max_length=200)] = Field(
+    me: MeText = Field(
         description="Speaker label or name of the recipient; partitions my_asks from others_asks."
     )
     project: str | None = Field(default=None, description="Optional project context.")
@@ -163,15 +194,30 @@ def trim_list(
 
 _Rule = Callable[[ArgumentProblem], "ToolError | None"]
 
+INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
+"""The host's code for an argument problem, kept where the contract has no code for it."""
 
-def _text_rule(field: str, required: str, too_long: str, limits: str) -> _Rule:
+
+def _text_rule(field: str, *, required: str, too_long: str, minimum: int, maximum: int, fix_long: str,
+               fix: str = "") -> _Rule:
+    """Missing, empty, too short or not a string: `required`; too long: `too_long`. Each message
+    says which of these it was, and the limit; `fix_long` follows the too-long one, `fix` the others."""
+    limits = f"{minimum} to {maximum} characters"
+
     def rule(problem: ArgumentProblem) -> ToolError | None:
         if problem.field != field:
             return None
-        if problem.kind in {"string_too_long", "too_long"}:
-            return ToolError(too_long, f"`{field}` is longer than {limits}; split or excerpt it and call again.",
-                             {"field": field})
-        return ToolError(required, f"`{field}` is required: a string of {limits}.", {"field": field})
+        data: dict[str, Any] = {"field": field, "minimum": minimum, "maximum": maximum}
+        if problem.kind in {"string_too_long", "too_long"}:  # the message is _length_in's sentence
+            if too_long == INVALID_ARGUMENTS:  # the host's data shape for its code
+                data["problems"] = [{"field": problem.field, "kind": problem.kind, "message": problem.message}]
+            return ToolError(too_long, f"{problem.message}. {fix_long}", data)
+        if problem.kind in {"string_too_short", "too_short"}:
+            return ToolError(required, f"{problem.message}.{fix}", data)
+        if problem.kind == "missing":
+            return ToolError(required, f"`{field}` is required: a string of {limits}.{fix}", data)
+        return ToolError(required, f"`{field}` must be a string of {limits}.{fix}",
+                         {**data, "problem": problem.message})
 
     return rule
 
@@ -211,7 +257,8 @@ _LANGUAGE = _field_rule("target_language", errors.LANGUAGE_PACK_MISSING,
                         "`target_language` must be a BCP 47 tag such as 'en' or 'en-IE'; omit it for English.")
 _MODEL_OUTPUT = _field_rule("model_output", errors.MODEL_OUTPUT_INVALID,
                             "`model_output` must be your model's JSON reply, as a string or an object.")
-_TEXT = _text_rule("text", errors.TEXT_REQUIRED, errors.TEXT_TOO_LONG, f"1 to {TEXT_MAX} characters")
+_TEXT = _text_rule("text", required=errors.TEXT_REQUIRED, too_long=errors.TEXT_TOO_LONG, minimum=1, maximum=TEXT_MAX,
+                   fix_long="Split or excerpt it and call again.")
 
 # Rules in precedence order: the first problem a rule recognises decides the code, and required
 # arguments come first so a call missing `text` reports TEXT_REQUIRED whatever else is wrong.
@@ -220,11 +267,14 @@ _RULES: dict[str, tuple[_Rule, ...]] = {
     "check_tone": (_TEXT, _target_register_rule, _CHANNEL, _LANGUAGE, _MODEL_OUTPUT),  # optional there: never missing
     "rewrite_outgoing": (_TEXT, _target_register_rule, _preserve_terms_rule, _CHANNEL, _LANGUAGE, _MODEL_OUTPUT),
     "brief_meeting": (
-        _text_rule("transcript", errors.TRANSCRIPT_REQUIRED, errors.TRANSCRIPT_TOO_LONG,
-                   f"{TRANSCRIPT_MIN} to {TRANSCRIPT_MAX} characters"),
-        _field_rule("me", errors.ME_REQUIRED,
-                    "`me` is required: the speaker label or name of the recipient (1–200 characters), "
-                    "e.g. 'Thomas'. Without it the four-section partition is ill-defined."),
+        _text_rule("transcript", required=errors.TRANSCRIPT_REQUIRED, too_long=errors.TRANSCRIPT_TOO_LONG,
+                   minimum=TRANSCRIPT_MIN, maximum=TRANSCRIPT_MAX,
+                   fix_long="Split it into parts and call once per part."),
+        # No contract code covers a `me` that is too long: ME_REQUIRED means "missing".
+        _text_rule("me", required=errors.ME_REQUIRED, too_long=INVALID_ARGUMENTS, minimum=1, maximum=ME_MAX,
+                   fix_long="Give the speaker label or name of the recipient as the transcript has it, e.g. 'Thomas'.",
+                   fix=" It is the speaker label or name of the recipient, e.g. 'Thomas'; without it the "
+                   "four-section partition is ill-defined."),
         _LANGUAGE,
         _MODEL_OUTPUT,
     ),

@@ -132,8 +132,8 @@ def prepare(tool: str, args: Any, packs: LanguagePacks | None = None) -> Prepare
                   "no (the sender allows the meaning to shift)", "text": args.text, "output_schema": schema}
     elif tool == "brief_meeting":
         if not args.me.strip():
-            raise ToolError(errors.ME_REQUIRED, "`me` is required: the speaker label or name of the recipient, "
-                            "e.g. 'Thomas'; it is blank.", {"field": "me"})
+            raise ToolError(errors.ME_REQUIRED, "`me` is blank: give the speaker label or name of the recipient, "
+                            "e.g. 'Thomas'.", {"field": "me"})
         speakers = inputs.trim_list("speakers", args.speakers, limit=inputs.SPEAKERS_MAX, keep="first",
                                     notes=notes, item_max=200)
         project = (args.project or "").strip()[:200] or None
