@@ -44,9 +44,36 @@ def _extras(record: logging.LogRecord) -> dict[str, Any]:
 
 
 def _traceback(formatter: logging.Formatter, record: logging.LogRecord) -> str | None:
+    if record.exc_info and not _ours(record.name):
+        return _frames_only(record.exc_info)
     if record.exc_text or record.exc_info:
         return record.exc_text or formatter.formatException(record.exc_info)
     return None
+
+
+def _ours(logger_name: str) -> bool:
+    return logger_name == "parlance" or logger_name.startswith(("parlance.", "parlance_"))
+
+
+def _frames_only(exc_info: Any) -> str:
+    """A library's traceback without the exception's message, which may quote what it was parsing."""
+    import traceback
+
+    error = traceback.TracebackException(*exc_info, capture_locals=False)
+    return "".join(error.stack.format()) + f"{error.exc_type.__module__}.{error.exc_type.__qualname__}" \
+        if error.exc_type is not None else "".join(error.stack.format())
+
+
+class _LibraryLinesFilter(logging.Filter):
+    """Other libraries' debug and info lines are never written, at any level Parlance is set to.
+
+    They carry what Parlance itself never logs: sse_starlette logs every SSE chunk (tool results,
+    sampling prompts, model replies), the SDK logs whole messages, httpx request URLs. Their
+    warnings and errors are written, with tracebacks stripped of exception messages.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.WARNING or _ours(record.name)
 
 
 class JsonFormatter(logging.Formatter):
@@ -144,8 +171,8 @@ class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
 
 
 call_log = logging.getLogger("parlance.calls")
-CHATTY_LOGGERS = ("mcp", "httpx", "httpx2", "httpcore", "httpcore2", "uvicorn.access")
-"""Libraries that log every request at INFO: kept at WARNING unless the level is DEBUG."""
+CHATTY_LOGGERS = ("mcp", "httpx", "httpx2", "httpcore", "httpcore2", "uvicorn", "sse_starlette", "starlette")
+"""Libraries that log every request or chunk below WARNING: their loggers are set to WARNING."""
 _handler: _BufferedHandler | None = None  # set by configure_logging
 
 
@@ -170,6 +197,7 @@ def configure_logging(level: str = "INFO", fmt: str = "json", stream: TextIO | N
     global _handler
     handler = _handler = _BufferedHandler(target)
     handler.setFormatter(JsonFormatter() if fmt == "json" else _TextFormatter())
+    handler.addFilter(_LibraryLinesFilter())
     # Per the logging HOWTO's "Optimization" section: skip the caller's frame, thread and process
     # lookups that every record would otherwise pay for; no log line of ours prints them.
     logging._srcfile = None  # type: ignore[attr-defined]
@@ -179,7 +207,6 @@ def configure_logging(level: str = "INFO", fmt: str = "json", stream: TextIO | N
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level.upper())
-    # The SDK logs every request at INFO; keep its chatter at WARNING unless debugging.
-    if level.upper() != "DEBUG":
-        for noisy in CHATTY_LOGGERS:
-            logging.getLogger(noisy).setLevel(logging.WARNING)
+    # Libraries' debug and info lines are filtered out at the handler; not even making them is cheaper.
+    for noisy in CHATTY_LOGGERS:
+        logging.getLogger(noisy).setLevel(logging.WARNING)
