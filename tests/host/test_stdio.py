@@ -82,6 +82,22 @@ def _serve_env(site: Path) -> dict[str, str]:
     return env
 
 
+def _line_within(stream: Any, seconds: float) -> bytes:
+    """The next line of `stream`, failing (not hanging) when no line arrives in time.
+
+    Read on a helper thread: select() on the pipe would miss lines already in the reader's buffer.
+    """
+    import queue
+    import threading
+
+    lines: queue.Queue[bytes] = queue.Queue()
+    threading.Thread(target=lambda: lines.put(stream.readline()), daemon=True).start()
+    try:
+        return lines.get(timeout=seconds)
+    except queue.Empty:
+        raise AssertionError(f"no line within {seconds} s: a request went unanswered") from None
+
+
 def _raw_session(tmp_path: Path, site: Path, lines: list[str | bytes], expect: int) -> list[dict[str, Any]]:
     """Write lines to `parlance serve` over pipes, read `expect` replies, then close stdin and check
     that the server exits cleanly with nothing more on stdout."""
@@ -92,7 +108,7 @@ def _raw_session(tmp_path: Path, site: Path, lines: list[str | bytes], expect: i
         for line in lines:
             proc.stdin.write((line.encode() if isinstance(line, str) else line) + b"\n")
         proc.stdin.flush()
-        replies = [json.loads(proc.stdout.readline()) for _ in range(expect)]  # every line must be JSON
+        replies = [json.loads(_line_within(proc.stdout, 20)) for _ in range(expect)]  # every line must be JSON
         proc.stdin.close()
         assert proc.wait(timeout=20) == 0
         assert proc.stdout.read() == b""  # nothing else reached stdout, even at exit

@@ -14,9 +14,9 @@ import anyio
 import pytest
 from mcp.shared.message import SessionMessage
 from mcp.types import JSONRPCResponse
-from pydantic import ValidationError
 
-from parlance.stdio_pipes import InFlight, MessageTooLarge, NotUtf8, read_messages
+from parlance.stdio_pipes import InFlight, read_messages
+from parlance.wire import Unreadable
 
 pytestmark = pytest.mark.anyio
 
@@ -56,25 +56,25 @@ async def test_blank_lines_are_skipped_and_a_last_line_needs_no_newline() -> Non
 async def test_an_oversized_line_is_skipped_whole_and_reported() -> None:
     huge = b'{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"' + b"x" * 500 + b'"}}'
     items = await _framed([_ping(1) + b"\n" + huge[:100], huge[100:] + b"\n" + _ping(2) + b"\n"], limit=64)
-    assert [type(i).__name__ if isinstance(i, Exception) else i for i in items] == [1, "MessageTooLarge", 2]
-    assert isinstance(items[1], MessageTooLarge)
+    assert [type(i).__name__ if isinstance(i, Exception) else i for i in items] == [1, "Unreadable", 2]
+    assert items[1].request_id is None and "MiB" in items[1].message
 
 
 async def test_an_oversized_last_line_ends_the_input_cleanly() -> None:
     items = await _framed([_ping(1) + b"\n" + b"x" * 300], limit=64)
-    assert items[0] == 1 and isinstance(items[1], MessageTooLarge) and len(items) == 2
+    assert items[0] == 1 and isinstance(items[1], Unreadable) and len(items) == 2
 
 
-async def test_not_utf8_keeps_a_readable_copy_for_the_id() -> None:
+async def test_not_utf8_is_a_parse_error_that_keeps_the_id() -> None:
     [item] = await _framed(['{"jsonrpc":"2.0","id":4,"method":"ping","params":{"x":"é"}}\n'.encode("latin-1")])
-    assert isinstance(item, NotUtf8)
-    assert json.loads(item.text)["id"] == 4 and "\ufffd" in item.text
+    assert isinstance(item, Unreadable)
+    assert (item.request_id, item.code) == (4, -32700) and "UTF-8" in item.message
 
 
-async def test_json_that_is_not_jsonrpc_is_handed_on_as_the_parser_error() -> None:
+async def test_lines_that_are_not_jsonrpc_are_handed_on_with_their_answers() -> None:
     [not_json, not_rpc] = await _framed([b"{oops\n", b'{"no": "jsonrpc"}\n'])
-    assert isinstance(not_json, ValidationError) and not_json.errors()[0]["type"] == "json_invalid"
-    assert isinstance(not_rpc, ValidationError) and not_rpc.errors()[0]["type"] != "json_invalid"
+    assert isinstance(not_json, Unreadable) and (not_json.request_id, not_json.code) == (None, -32700)
+    assert isinstance(not_rpc, Unreadable) and (not_rpc.request_id, not_rpc.code) == (None, -32600)
 
 
 @pytest.mark.parametrize("settle", ["answered", "cancelled"])

@@ -182,7 +182,10 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     host = _load_host(config)
     server = build_server(host)
     if transport == "http":
-        anyio.run(lambda: serve_http(server, bind=bind, port=port, security=security))
+        anyio.run(lambda: serve_http(server, bind=bind, port=port, security=security,
+                                     max_sessions=config.host.max_sessions,
+                                     session_idle_timeout_s=config.host.session_idle_timeout_s,
+                                     shutdown_grace_s=config.host.shutdown_grace_s))
     else:
         anyio.run(serve_stdio, server)
     return EXIT_OK

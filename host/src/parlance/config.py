@@ -46,6 +46,12 @@ class HostSettings(_Section):
     allowed_hosts: list[str] = Field(default=[], description="Host headers HTTP clients may send ('name:port', "
                                      "'name:*'); required for a non-loopback bind")
     allowed_origins: list[str] = Field(default=[], description="Origin headers browsers may send")
+    max_sessions: int = Field(default=1000, ge=1, le=1_000_000, description="HTTP sessions open at once; at the "
+                              "cap the least recently used idle one is closed to admit a new client")
+    session_idle_timeout_s: float = Field(default=1800, gt=0, le=86_400, description="an HTTP session with no "
+                                          "request for this long is closed")
+    shutdown_grace_s: float = Field(default=10, ge=0, le=600, description="on SIGTERM or SIGINT, how long calls "
+                                    "in flight may take to finish")
 
 
 class _PacksSection(BaseModel):

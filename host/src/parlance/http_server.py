@@ -1,0 +1,59 @@
+"""uvicorn as Parlance runs it: stopping on a signal only once the calls in flight are answered.
+
+Imported only by `parlance serve --transport http` (uvicorn and sse_starlette load with it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from typing import Any
+
+import anyio
+import uvicorn
+from sse_starlette.sse import AppStatus
+
+from parlance.http_guard import HttpGuard
+
+__all__ = ["DrainingServer"]
+
+logger = logging.getLogger(__name__)
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn, stopping on SIGTERM/SIGINT only once the calls in flight are answered.
+
+    Left to itself, sse_starlette ends every SSE stream the moment uvicorn is told to exit,
+    cutting off the answers of calls still running. Here the first signal makes the guard refuse
+    new requests, the calls in flight finish (within the grace period), and only then do the
+    streams close and uvicorn stop, exiting the pack lifespans. The process then exits 0 with its
+    logs flushed (uvicorn would re-raise the signal). A second signal stops at once.
+    """
+
+    def __init__(self, config: uvicorn.Config, guard: HttpGuard, grace_s: float) -> None:
+        super().__init__(config)
+        self._guard = guard
+        self._grace_s = grace_s
+        self._loop: asyncio.AbstractEventLoop | None = None
+        AppStatus.disable_automatic_graceful_drain()
+
+    async def serve(self, sockets: Any = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        loop = self._loop
+        if self._guard.draining or loop is None:
+            AppStatus.should_exit = True
+            super().handle_exit(sig, frame)
+            return
+        logger.info("http.stopping", extra={"signal": signal.Signals(sig).name})
+        self._guard.draining = True
+        loop.call_soon_threadsafe(lambda: loop.create_task(self._drain()))
+
+    async def _drain(self) -> None:
+        with anyio.move_on_after(self._grace_s):
+            await self._guard.settled()
+        AppStatus.should_exit = True  # now the remaining streams (clients' GET listeners) may close
+        self.should_exit = True
