@@ -37,9 +37,9 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: CallToolRequest
 async def main() -> None:
     server = Server("bare", version="0.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
     if "--pipes" in sys.argv[1:]:
-        from parlance.stdio_pipes import pipe_streams
+        from parlance.stdio_pipes import wire_streams
 
-        streams = pipe_streams()
+        streams = wire_streams()
     else:
         streams = stdio_server()
     async with streams as (read_stream, write_stream):

@@ -177,21 +177,30 @@ def test_at_the_session_cap_the_least_recently_used_idle_session_makes_room(tmp_
         assert [ping(s) for s in [*sessions, newest]] == [404, 200, 200, 200]
 
 
-def test_a_client_that_disconnects_mid_call_has_the_call_cancelled(tmp_path: Path) -> None:
+MODERN = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}}
+
+
+@pytest.mark.parametrize("era", ["2025-11-25", "2026-07-28"])
+def test_a_client_that_disconnects_mid_call_has_the_call_cancelled(tmp_path: Path, era: str) -> None:
     marker = tmp_path / "cancelled.txt"
     with serving(tmp_path, env={"CANCEL_MARKER": str(marker)}) as running, httpx.Client(timeout=10) as client:
-        session = _open_session(client, running.url)
-        headers = {**ACCEPT, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25"}
-        call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-                "params": {"name": "long_nap", "arguments": {"seconds": 30}}}
+        call: dict[str, Any] = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                                "params": {"name": "long_nap", "arguments": {"seconds": 30}}}
+        if era == "2025-11-25":
+            headers = {**ACCEPT, "mcp-session-id": _open_session(client, running.url), "mcp-protocol-version": era}
+        else:  # stateless: the envelope rides on the request
+            headers = {**ACCEPT, "mcp-protocol-version": era, "mcp-method": "tools/call", "mcp-name": "long_nap"}
+            call["params"]["_meta"] = MODERN
         with pytest.raises(httpx.ReadTimeout):
             client.post(running.url, json=call, headers=headers, timeout=0.5)  # then the client hangs up
         deadline = time.monotonic() + 5
         while not marker.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert marker.exists(), "the call kept running after its client went away"
-        assert _rpc(client.post(running.url, json={"jsonrpc": "2.0", "id": 6, "method": "ping"},
-                                headers=headers))["id"] == 6
+        if era == "2025-11-25":  # the session itself goes on
+            assert _rpc(client.post(running.url, json={"jsonrpc": "2.0", "id": 6, "method": "ping"},
+                                    headers=headers))["id"] == 6
 
 
 def test_sigterm_lets_the_call_in_flight_finish_and_logs_only_json(tmp_path: Path) -> None:
