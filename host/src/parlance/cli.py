@@ -187,7 +187,7 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
                                      session_idle_timeout_s=config.host.session_idle_timeout_s,
                                      shutdown_grace_s=config.host.shutdown_grace_s))
     else:
-        anyio.run(serve_stdio, server)
+        anyio.run(lambda: serve_stdio(server, shutdown_grace_s=config.host.shutdown_grace_s))
     return EXIT_OK
 
 

@@ -50,8 +50,8 @@ class HostSettings(_Section):
                               "cap the least recently used idle one is closed to admit a new client")
     session_idle_timeout_s: float = Field(default=1800, gt=0, le=86_400, description="an HTTP session with no "
                                           "request for this long is closed")
-    shutdown_grace_s: float = Field(default=10, ge=0, le=600, description="on SIGTERM or SIGINT, how long calls "
-                                    "in flight may take to finish")
+    shutdown_grace_s: float = Field(default=10, ge=0, le=600, description="on SIGTERM, SIGINT or the end of "
+                                    "stdin, how long calls in flight may take to finish")
 
 
 class _PacksSection(BaseModel):

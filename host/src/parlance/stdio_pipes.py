@@ -14,7 +14,7 @@ and fd 1 writes to stderr, so a pack or a child process can neither steal reques
 replies; both are restored on exit.
 
 Stopping: at the end of input, at SIGTERM or SIGINT, reading stops and the requests already read
-are answered (within ANSWER_LIMIT_S) before the read stream ends, so the server exits its pack
+are answered (within `answer_limit_s`, `[host] shutdown_grace_s`) before the read stream ends, so the server exits its pack
 lifespans on the way out; a second signal stops at once. When the client closes stdout, serving
 stops within a moment, whether or not a reply was due.
 """
@@ -46,7 +46,8 @@ logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 """The longest line read as a message. A longer one is skipped and answered with an error."""
 ANSWER_LIMIT_S = 10.0
-"""After the end of input or a stop signal, how long requests already read may take to be answered."""
+"""After the end of input or a stop signal, how long requests already read may take to be answered,
+unless the caller says otherwise."""
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 Streams = tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
@@ -85,11 +86,11 @@ def _served_by_the_loop() -> tuple[bool, bool]:
 
 
 @contextlib.asynccontextmanager
-async def wire_streams() -> AsyncIterator[Streams]:
+async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S) -> AsyncIterator[Streams]:
     """(read stream, write stream) for `Server.run`, over fds 0 and 1. Check `usable()` first.
 
     At the end of input (or a stop signal) the read stream stays open until every request read
-    has been answered (up to ANSWER_LIMIT_S), so a client that writes its requests and closes
+    has been answered (up to `answer_limit_s`), so a client that writes its requests and closes
     stdin gets every answer. On the way out, replies already written reach the client however
     slowly it reads (as with the SDK's transport; MCP's shutdown has the client kill a server it
     no longer wants). When the client closes stdout, serving stops.
@@ -129,7 +130,7 @@ async def wire_streams() -> AsyncIterator[Streams]:
         written = anyio.Event()
         async with anyio.create_task_group() as tasks:
             signals = _on_stop_signals(loop, reading, tasks.cancel_scope)
-            tasks.start_soon(read_messages, reader, incoming_send, in_flight, reading)
+            tasks.start_soon(read_messages, reader, incoming_send, in_flight, reading, answer_limit_s)
             tasks.start_soon(_write_messages, outgoing_receive, write_transport, wire, in_flight, written,
                              tasks.cancel_scope.cancel)
             tasks.start_soon(_notice_client_gone, wire, tasks.cancel_scope.cancel)
@@ -264,13 +265,14 @@ class InFlight:
 
 
 async def read_messages(reader: asyncio.StreamReader, send: MemoryObjectSendStream[SessionMessage | Exception],
-                        in_flight: InFlight | None = None, reading: anyio.CancelScope | None = None) -> None:
+                        in_flight: InFlight | None = None, reading: anyio.CancelScope | None = None,
+                        answer_limit_s: float = ANSWER_LIMIT_S) -> None:
     """Parse each line from `reader` into a JSON-RPC message and send it, until end of input.
 
     A line that is not a message is sent as the `Unreadable` that answers it, for the server's
     read stream to answer. Blank lines are skipped. Cancelling `reading` stops reading as the end
     of input does. With `in_flight`, the read stream ends only once the requests read have been
-    answered (or ANSWER_LIMIT_S has passed): the server stops serving when its read stream ends,
+    answered (or `answer_limit_s` has passed): the server stops serving when its read stream ends,
     and would cancel them.
     """
     async with send:
@@ -289,7 +291,7 @@ async def read_messages(reader: asyncio.StreamReader, send: MemoryObjectSendStre
                 if line.strip():
                     await _send(send, _parse(line), in_flight)
         if in_flight is not None:
-            with anyio.move_on_after(ANSWER_LIMIT_S):
+            with anyio.move_on_after(answer_limit_s):
                 await in_flight.settled()
 
 

@@ -24,13 +24,14 @@ __all__ = ["serve_http", "serve_stdio"]
 logger = logging.getLogger(__name__)
 
 
-async def serve_stdio(server: Server[Any]) -> None:
+async def serve_stdio(server: Server[Any], *, shutdown_grace_s: float = stdio_pipes.ANSWER_LIMIT_S) -> None:
     """Serve on stdin/stdout until stdin closes or a stop signal. Only JSON-RPC ever reaches stdout.
 
     Served by the event loop itself (`parlance.stdio_pipes`) wherever asyncio runs on POSIX, and
-    by the SDK's thread-based `stdio_server()` elsewhere (Windows, trio).
+    by the SDK's thread-based `stdio_server()` elsewhere (Windows, trio). At the end of input or a
+    stop signal, requests already read have `shutdown_grace_s` to be answered.
     """
-    streams = stdio_pipes.wire_streams() if stdio_pipes.usable() else stdio_server()
+    streams = stdio_pipes.wire_streams(shutdown_grace_s) if stdio_pipes.usable() else stdio_server()
     async with streams as (read_stream, write_stream):
         # fd 1 now goes to stderr, but print() writes into sys.stdout's Python buffer, which would be
         # flushed at exit, after fd 1 is restored to the wire. Send it to stderr instead (inside the
