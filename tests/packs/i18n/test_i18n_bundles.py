@@ -79,3 +79,16 @@ def test_ten_thousand_keys_add_in_well_under_a_second() -> None:
     assert len(bundle.messages) == 10_000
     assert elapsed < 1.0
     assert translator.translate("section0.key3", variables={"count": 2}).translation == "2 items 3"
+
+
+def test_a_bundle_knows_its_size_in_utf8_before_anything_compiles() -> None:
+    from parlance_i18n.bundles import BundleBuilder
+
+    messages = {"a": {"b": "é{x}"}, "ja": "語", "bad": "{"}  # a.b 3 + 5 bytes, ja 2 + 3, bad 3 + 1: 17
+    builder = BundleBuilder(EN, messages)
+    assert (builder.total, builder.size, sorted(builder.keys())) == (3, 17, ["a.b", "bad", "ja"])
+    first = compile_bundle(EN, {"a": "xx", "b": "yy"})
+    assert first.size == 6
+    merged = first.merged_with(compile_bundle(EN, {"b": "zzzz", "c": "w"}))  # b replaced: 6 - 3 + 5 + 2
+    assert merged.size == 10 and len(merged.messages) == 3
+    assert compile_bundle(EN, {"lone": "\ud800"}).size == 7  # a lone surrogate, as JSON allows, counts 3

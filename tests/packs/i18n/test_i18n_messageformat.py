@@ -184,3 +184,68 @@ def test_metadata_lists_arguments_and_plurals() -> None:
                               plural_rules(parse_locale("en")))
     assert message.arguments == {"g", "n", "x"}
     assert [(p.argument, p.ordinal, p.keywords) for p in message.plurals] == [("n", False, {"one", "other"})]
+
+
+# --- memory: compiled size linear in the source, whatever the message repeats -------------------------
+
+TEN_THOUSAND = {
+    "{v} only": "{v}" * 3333,
+    "distinct names": "".join(f"{{a{i}}}" for i in range(1600))[:9995] + "}",
+    "distinct texts": "".join(f"{{v}}{i:04d}" for i in range(1428)),
+    "plural of {v}": "{n, plural, other {" + "{v}" * 3320 + "}}",
+    "selects": "{a, select, x {y} other {}}" * 370,
+    "numbers": "{a, number}" * 900,
+}
+
+
+@pytest.mark.parametrize("shape", list(TEN_THOUSAND))
+def test_a_compiled_message_costs_at_most_twice_its_text(shape: str) -> None:
+    import gc
+    import sys
+    import tracemalloc
+
+    text, rules = TEN_THOUSAND[shape], plural_rules(parse_locale("en"))
+    compile_message(text, rules)  # warm up: what the regex module caches is not the message's
+    tracemalloc.start()
+    try:
+        message = compile_message(text, rules)
+        gc.collect()  # also empties the interpreter's free lists, which are not the message's either
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert kept <= 2 * sys.getsizeof(text) + 1024, f"{shape}: {kept:,} bytes for {len(text):,} characters"
+    rendered = message.render({"v": "x", "n": 2, "a": 1}, LIMIT)  # those kept as text compile, into the cache
+    assert message.render({"v": "x", "n": 2, "a": 1}, LIMIT) == rendered
+    if shape == "{v} only":
+        assert rendered == "x" * 3333
+
+
+def test_messages_compiled_on_demand_render_the_same_once_pushed_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    from parlance_i18n import messageformat
+
+    cache = messageformat._Cache(limit=20_000)
+    monkeypatch.setattr(messageformat, "_cache", cache)
+    rules = plural_rules(parse_locale("ru"))
+    messages = [compile_message(f"{{n, plural, one {{# файл {i}}} few {{# файла}} other {{# файлов}}}} {{who}}", rules)
+                for i in range(100)]
+    first = [m.render({"n": i, "who": "Ann"}, LIMIT) for i, m in enumerate(messages)]
+    assert first[21] == "21 файл 21 Ann" and first[22] == "22 файла Ann" and first[25] == "25 файлов Ann"
+    assert cache.size <= cache.limit  # most were pushed out again
+    assert [m.render({"n": i, "who": "Ann"}, LIMIT) for i, m in enumerate(messages)] == first
+    assert messages[0].arguments == {"n", "who"}
+
+
+def test_compiled_steps_add_no_objects_for_the_garbage_collector_to_walk() -> None:
+    import gc
+
+    rules = plural_rules(parse_locale("en"))
+    texts = [f"Hi {{name}}, {{n, plural, =0 {{none}} one {{# file {i}}} other {{# files}}}} in "
+             f"{{place, select, home {{home}} other {{{{place}}}}}}" for i in range(2000)]
+    gc.collect()
+    before = len(gc.get_objects())
+    messages = [compile_message(text, rules) for text in texts]
+    assert [m.render({"name": "A", "n": 1, "place": "x"}, LIMIT) for m in messages][7] == "Hi A, 1 file 7 in x"
+    for _ in range(4):  # each pass stops tracking one more level of nested tuples
+        gc.collect()
+    tracked = len(gc.get_objects()) - before
+    assert tracked <= 2.2 * len(messages)  # the message, and its place in the on-demand cache

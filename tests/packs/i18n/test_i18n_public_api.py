@@ -9,7 +9,7 @@ import parlance_i18n.pack
 def test_public_names_are_frozen() -> None:
     assert sorted(parlance_i18n.__all__) == [
         "Catalog", "I18nError", "I18nSettings", "InvalidLocale", "InvalidMessages", "LoadReport", "LocaleTag",
-        "NoBundlesLoaded", "Translation", "Translator", "parse_locale",
+        "NoBundlesLoaded", "SessionBudgetExceeded", "Translation", "Translator", "parse_locale",
     ]
     assert all(hasattr(parlance_i18n, name) for name in parlance_i18n.__all__)
 
@@ -23,4 +23,5 @@ def test_the_pack_declares_its_host_api_and_hooks() -> None:
 
 def test_error_codes_are_the_seeds() -> None:
     assert [cls.code for cls in (parlance_i18n.InvalidLocale, parlance_i18n.InvalidMessages,
-                                 parlance_i18n.NoBundlesLoaded)] == ["INVALID_LOCALE", "INVALID_MESSAGES", "NO_BUNDLES_LOADED"]
+                                 parlance_i18n.NoBundlesLoaded, parlance_i18n.SessionBudgetExceeded)] == [
+        "INVALID_LOCALE", "INVALID_MESSAGES", "NO_BUNDLES_LOADED", "SESSION_BUDGET_EXCEEDED"]

@@ -48,6 +48,18 @@ async def test_2026_over_http_refuses_to_add_a_bundle_it_would_forget(http_url: 
     assert invalid.structured_content["code"] == "INVALID_LOCALE"  # bad input is still named first
 
 
+@pytest.mark.anyio
+async def test_2026_over_http_refuses_before_compiling_anything(http_url: str) -> None:
+    # A message that does not compile would be INVALID_MESSAGES if the bundle were compiled first;
+    # without a session the call cannot succeed, so it is refused before any message is read.
+    broken = {"locale": "de", "messages": {"broken": "{v", "fine": "Hallo {name}"}}
+    with anyio.fail_after(20):
+        async with Client(http_url, mode="auto") as client:
+            refused = await client.call_tool("i18n_add_messages", broken)
+    assert refused.structured_content["code"] == "SESSION_STATE_UNAVAILABLE"
+    assert refused.structured_content["data"] == {"locale": "de"}
+
+
 def test_parlance_call_refuses_too(tmp_path: Path) -> None:
     (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["i18n"]\n[language_packs]\npaths = []\n')
     env = {k: v for k, v in os.environ.items() if k != "PARLANCE_CONFIG"}

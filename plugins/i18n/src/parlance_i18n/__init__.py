@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from parlance_i18n.catalog import Catalog, LoadReport
-    from parlance_i18n.errors import I18nError, InvalidLocale, InvalidMessages, NoBundlesLoaded
+    from parlance_i18n.errors import I18nError, InvalidLocale, InvalidMessages, NoBundlesLoaded, SessionBudgetExceeded
     from parlance_i18n.locales import LocaleTag, parse_locale
     from parlance_i18n.settings import I18nSettings
     from parlance_i18n.translator import Translation, Translator
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 # load the catalog engine and CLDR data, which `parlance serve` would otherwise pay before answering.
 _HOME = {
     "Catalog": "catalog", "LoadReport": "catalog", "I18nError": "errors", "InvalidLocale": "errors",
-    "InvalidMessages": "errors", "NoBundlesLoaded": "errors", "LocaleTag": "locales", "parse_locale": "locales",
+    "InvalidMessages": "errors", "NoBundlesLoaded": "errors", "SessionBudgetExceeded": "errors",
+    "LocaleTag": "locales", "parse_locale": "locales",
     "I18nSettings": "settings", "Translation": "translator", "Translator": "translator",
 }
 
@@ -45,6 +46,7 @@ __all__ = [
     "LoadReport",
     "LocaleTag",
     "NoBundlesLoaded",
+    "SessionBudgetExceeded",
     "Translation",
     "Translator",
     "parse_locale",

@@ -3,8 +3,11 @@
     I18nError                  anything this pack reports on purpose (`code` is the tool error code)
     ├── InvalidLocale          INVALID_LOCALE: a locale code that is not a well-formed BCP 47 tag
     ├── InvalidMessages        INVALID_MESSAGES: a bundle that is not an object of strings, or a
-    │                          message that is not valid ICU MessageFormat (names keys and positions)
-    └── NoBundlesLoaded        NO_BUNDLES_LOADED: nothing to translate from, in this session or at startup
+    │                          message that is not valid ICU MessageFormat (names keys and positions),
+    │                          or a bundle over `max_messages` (merges included)
+    ├── NoBundlesLoaded        NO_BUNDLES_LOADED: nothing to translate from, in this session or at startup
+    └── SessionBudgetExceeded  SESSION_BUDGET_EXCEEDED: adding a bundle would take the session past
+                               its budget of messages, bytes or locales (names the setting to raise)
 
 `MessageSyntaxError` (in `messageformat`) is not part of the tree: it belongs to one message and is
 collected into an `InvalidMessages` that names the key.
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["I18nError", "InvalidLocale", "InvalidMessages", "NoBundlesLoaded"]
+__all__ = ["I18nError", "InvalidLocale", "InvalidMessages", "NoBundlesLoaded", "SessionBudgetExceeded"]
 
 
 class I18nError(Exception):
@@ -38,3 +41,7 @@ class InvalidMessages(I18nError):
 
 class NoBundlesLoaded(I18nError):
     code = "NO_BUNDLES_LOADED"
+
+
+class SessionBudgetExceeded(I18nError):
+    code = "SESSION_BUDGET_EXCEEDED"

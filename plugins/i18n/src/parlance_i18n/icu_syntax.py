@@ -40,6 +40,7 @@ MAX_DEPTH = 12
 NUMBER_STYLES = ("integer", "percent")
 
 _NAME = re.compile(r"[\w.\-]+")
+_SIMPLE_ARGUMENT = re.compile(r"\{([\w.\-]+)\}")
 _WORD = re.compile(r"[A-Za-z]+")
 _SELECT_KEY = re.compile(r"[\w\-]+")
 _EXACT = re.compile(r"=(-?[0-9]{1,30}(?:\.[0-9]{1,30})?)")
@@ -152,6 +153,11 @@ class _Parser:
             if char == "#":
                 parts.append(POUND)
                 self.pos += 1
+                continue
+            simple = _SIMPLE_ARGUMENT.match(text, start) if depth < MAX_DEPTH else None
+            if simple is not None:  # `{name}`, by far the commonest argument, in one match
+                parts.append(Argument(simple[1], simple[0]))
+                self.pos = simple.end()
             else:
                 parts.append(self._argument(depth + 1, in_plural))
         if literal:

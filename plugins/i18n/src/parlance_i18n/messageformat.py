@@ -1,4 +1,4 @@
-"""Compiled messages: ICU MessageFormat parsed once, rendered by closures chosen for the message's shape.
+"""Compiled messages: ICU MessageFormat parsed once into a compact form, rendered without re-parsing.
 
 `compile_message(text, rules)` returns a `Message` whose `render(values, limit)`:
 
@@ -9,40 +9,74 @@
 - never produces more than `limit` characters, and stops building output as soon as it would;
 - never raises.
 
-Three shapes are compiled differently because the hot path matters: plain text (returned as is),
-text with `{name}` arguments only (one loop, no per-part calls), and everything else (a tree of
-closures returning strings, with the common plural-of-a-small-integer case inlined).
+Shapes, by how often they are rendered: plain text (kept as is), text with one `{name}` (before,
+name, after: one f-string), and everything else: a tuple of steps walked by one small loop.
+
+Memory stays linear in the source with a small constant, whatever the message says:
+
+- Steps are plain tuples of strings, numbers and tuples (a `{name}` is `(ARG, name, text)`, a
+  plural `(PLURAL, name, ordinal, offset, exact, keywords, branches, other)`, ...), which the
+  garbage collector stops tracking: a bundle adds one tracked object per message, not per piece.
+- While messages compile, equal pieces (texts, arguments, branches, whole nodes) are made once and
+  shared: `{v}` written 3,000 times is one tuple and 3,000 slots of 8 bytes.
+- What the steps cost beyond the source is counted as they are made. Steps that cost at most
+  `_EAGER_RATIO` times the source's size are kept. Others (a plural with its branches is several
+  times its short text; thousands of distinct tiny pieces are many times) are dropped once the
+  message has proved valid: it keeps its text and compiles again when first rendered, into a
+  cache shared by every message that holds at most `_CACHE_BYTES` of steps, oldest out first.
+
+So a bundle at rest costs its text, a small object per message and at most `_EAGER_RATIO` times
+its text in steps, and all the on-demand steps in the process together at most `_CACHE_BYTES`. A
+message pushed out of the cache compiles again on its next render: tens of microseconds for an
+ordinary message, milliseconds for one of 10,000 characters (about what rendering it costs).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+import sys
+import threading
+from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from parlance_i18n.icu_syntax import (
+    POUND,
     Argument,
     MessageSyntaxError,
     NumberArgument,
-    POUND,
     Parts,
     PluralArgument,
     SelectArgument,
     parse,
 )
-from parlance_i18n.plurals import PluralRules, as_number
+from parlance_i18n.plurals import TABLE_SIZE, PluralRules, as_number
 
 __all__ = ["Message", "MessageSyntaxError", "PluralUse", "compile_message", "value_text"]
 
 _NAMES_ONLY = re.compile(r"(?:[^{}]|\{[\w.\-]+\})*")
 _NAME_TOKEN = re.compile(r"\{([\w.\-]+)\}")
 
+_EAGER_RATIO = 2
+"""Steps that cost at most this many times the source's size are kept from the start."""
+_CACHE_BYTES = 16 * 1024 * 1024
+"""What the steps compiled on first render may cost in all, in the whole process."""
+_SHARED_LIMIT = 4096
+"""Most pieces a `shared` dict holds; it starts afresh when full (it lives while one bundle compiles)."""
+_SHARED_PIECE = 256
+"""Larger pieces are shared within their message only, so `shared` never holds much."""
+
+# Opcodes: a step that is a tuple says what it is in its first item. A str step is literal text;
+# None is '#' (the innermost plural's number), which the garbage collector, unlike POUND, ignores.
+_ARG, _NUMBER, _PLURAL, _SELECT = 0, 1, 2, 3
+
 Values = Mapping[str, Any]
-Renderer = Callable[[Values | None, int], str]
+Steps = tuple[Any, ...]
 
 _NO_VALUES: Values = {}
+_sizeof = sys.getsizeof
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,44 +88,26 @@ class PluralUse:
     keywords: frozenset[str]
 
 
-class Message:
-    """A compiled message: its source text, its renderer, and what it refers to.
+def compile_message(text: str, rules: PluralRules, shared: dict[Any, Any] | None = None) -> Message:
+    """Compile `text`; raises `MessageSyntaxError` (with the position) when it is not valid ICU.
 
-    A plain slotted class rather than a frozen dataclass: bundles build tens of thousands of these,
-    and a frozen dataclass's `__init__` costs several times more. Treat instances as immutable.
+    `shared`: a dict the caller keeps (empty at first) while it compiles several messages, such as
+    a bundle's, so that pieces they have in common (`{name}`, `{count}`, ...) are made once.
     """
-
-    __slots__ = ("source", "render", "arguments", "plurals")
-
-    def __init__(self, source: str, render: Renderer, arguments: frozenset[str],
-                 plurals: tuple[PluralUse, ...] = ()) -> None:
-        self.source = source
-        self.render = render
-        self.arguments = arguments
-        self.plurals = plurals
-
-    def __repr__(self) -> str:
-        return f"Message({self.source!r})"
-
-
-def compile_message(text: str, rules: PluralRules) -> Message:
-    """Compile `text`; raises `MessageSyntaxError` (with the position) when it is not valid ICU."""
     if "{" not in text and "}" not in text:  # plain text: only '' needs unescaping
-        return _literal(text.replace("''", "'") if "''" in text else text, text)
-    if "'" not in text and _NAMES_ONLY.fullmatch(text):  # the common shape, without the full parser
-        pieces = _NAME_TOKEN.split(text)  # text, name, text, name, ..., text
-        parts = tuple(piece if i % 2 == 0 else Argument(piece, "{" + piece + "}")
-                      for i, piece in enumerate(pieces) if piece or i % 2)
-        return Message(text, _simple_renderer(parts), frozenset(pieces[1::2]))
-    parts = parse(text)
-    arguments: set[str] = set()
-    plurals: list[PluralUse] = []
-    _collect(parts, arguments, plurals)
-    if all(part.__class__ is str for part in parts):
-        return _literal("".join(parts), text)  # type: ignore[arg-type]
-    if all(part.__class__ is str or part.__class__ is Argument for part in parts):
-        return Message(text, _simple_renderer(parts), frozenset(arguments))
-    return Message(text, _tree_renderer(parts, rules), frozenset(arguments), tuple(plurals))
+        return _Literal(text, text.replace("''", "'") if "''" in text else text)
+    compiler = _Compiler(shared)
+    steps = compiler.message(text)
+    nodes = [step for step in steps if step.__class__ is not str]
+    if not nodes:
+        return _Literal(text, "".join(steps))
+    if len(nodes) == 1 and nodes[0][0] == _ARG:
+        return _OneArgument(text, steps)
+    if compiler.cost > _EAGER_RATIO * _sizeof(text):
+        return _OnDemand(text, rules)
+    if len(steps) == 1:
+        return _Node(text, steps[0], rules)
+    return _Steps(text, steps, rules)
 
 
 def value_text(value: Any) -> str | None:
@@ -111,197 +127,332 @@ def value_text(value: Any) -> str | None:
     return None
 
 
-# --- plain text and {name}-only messages -------------------------------------------------------------
+# --- messages ------------------------------------------------------------------------------------------
 
 
-def _literal(text: str, source: str) -> Message:
-    def render(values: Values | None, limit: int) -> str:
+class Message:
+    """A compiled message: its source text, `render(values, limit)`, and what it refers to.
+
+    One small object per message, of the subclass that fits its shape. `arguments` and `plurals`
+    (for the check tool) are read from the steps when asked for, not stored. Treat as immutable.
+    """
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def render(self, values: Values | None, limit: int) -> str:
+        raise NotImplementedError
+
+    @property
+    def arguments(self) -> frozenset[str]:
+        """The names of every argument the message uses, in any branch."""
+        names: set[str] = set()
+        _collect(self._steps(), names, [])
+        return frozenset(names)
+
+    @property
+    def plurals(self) -> tuple[PluralUse, ...]:
+        """Each plural and selectordinal argument, in source order."""
+        uses: list[PluralUse] = []
+        _collect(self._steps(), set(), uses)
+        return tuple(uses)
+
+    def _steps(self) -> Steps:
+        return ()
+
+    def __repr__(self) -> str:
+        return f"Message({self.source!r})"
+
+
+class _Literal(Message):
+    __slots__ = ("_text",)
+
+    def __init__(self, source: str, text: str) -> None:
+        self.source = source
+        self._text = text
+
+    def render(self, values: Values | None, limit: int) -> str:
+        text = self._text
         return text if len(text) <= limit else text[:limit]
 
-    return Message(source, render, frozenset())
 
+class _OneArgument(Message):
+    """Text around one `{name}`, the commonest message with an argument: one f-string to render."""
 
-def _simple_renderer(parts: Parts) -> Renderer:
-    if len(parts) <= 3 and sum(part.__class__ is Argument for part in parts) == 1:
-        return _one_argument_renderer(parts)
-    # (text, None) for literal text, (the argument's own text, its name) for an argument
-    steps = tuple((part, None) if isinstance(part, str) else (part.source, part.name)  # type: ignore[union-attr]
-                  for part in parts)
+    __slots__ = ("_before", "_name", "_missing", "_after")
 
-    def render(values: Values | None, limit: int) -> str:
-        get = (values or _NO_VALUES).get
-        out: list[str] = []
-        size = 0
-        for text, name in steps:
-            if name is None:
-                piece = text
-            else:
-                value = get(name)
-                piece = value if value.__class__ is str else (value_text(value) or text)
-            out.append(piece)
-            size += len(piece)
-            if size > limit:
-                return "".join(out)[:limit]
-        return "".join(out)
+    def __init__(self, source: str, steps: Steps) -> None:
+        self.source = source
+        index = next(i for i, step in enumerate(steps) if step.__class__ is not str)
+        _, self._name, self._missing = steps[index]
+        self._before = "".join(steps[:index])
+        self._after = "".join(steps[index + 1:])
 
-    return render
-
-
-def _one_argument_renderer(parts: Parts) -> Renderer:
-    index = next(i for i, part in enumerate(parts) if part.__class__ is Argument)
-    before = "".join(parts[:index])  # type: ignore[arg-type]
-    after = "".join(parts[index + 1:])  # type: ignore[arg-type]
-    argument: Argument = parts[index]  # type: ignore[assignment]
-    name, source = argument.name, argument.source
-
-    def render(values: Values | None, limit: int) -> str:
-        value = values.get(name) if values else None
+    def render(self, values: Values | None, limit: int) -> str:
+        value = values.get(self._name) if values else None
         if value.__class__ is not str:
-            value = value_text(value) or source
+            value = value_text(value) or self._missing
         if len(value) > limit:
             value = value[:limit]
-        text = f"{before}{value}{after}"
+        text = f"{self._before}{value}{self._after}"
         return text if len(text) <= limit else text[:limit]
 
-    return render
+    def _steps(self) -> Steps:
+        return ((_ARG, self._name, self._missing),)
 
 
-# --- everything else: closures that return bounded strings -----------------------------------------
+class _Steps(Message):
+    __slots__ = ("_compiled", "_rules")
+
+    def __init__(self, source: str, steps: Steps, rules: PluralRules) -> None:
+        self.source = source
+        self._compiled = steps
+        self._rules = rules
+
+    def render(self, values: Values | None, limit: int) -> str:
+        text = _run(self._compiled, values or _NO_VALUES, limit, "", self._rules)
+        return text if len(text) <= limit else text[:limit]
+
+    def _steps(self) -> Steps:
+        return self._compiled
+
+
+class _Node(Message):
+    """A message that is one plural, select or number argument: the step loop is skipped."""
+
+    __slots__ = ("_node", "_emit", "_rules")
+
+    def __init__(self, source: str, node: Steps, rules: PluralRules) -> None:
+        self.source = source
+        self._node = node
+        self._emit = _EMIT[node[0]]
+        self._rules = rules
+
+    def render(self, values: Values | None, limit: int) -> str:
+        text = self._emit(self._node, values or _NO_VALUES, limit, "", self._rules)
+        return text if len(text) <= limit else text[:limit]
+
+    def _steps(self) -> Steps:
+        return (self._node,)
+
+
+class _OnDemand(Message):
+    """A message whose steps would cost several times its text: compiled when rendered, into `_cache`."""
+
+    __slots__ = ("_rules", "_compiled")
+
+    def __init__(self, source: str, rules: PluralRules) -> None:
+        self.source = source
+        self._rules = rules
+        self._compiled: Steps | None = None
+
+    def render(self, values: Values | None, limit: int) -> str:
+        steps = self._compiled
+        if steps is None:
+            steps = _cache.compile(self)
+        if len(steps) == 1 and steps[0].__class__ is tuple:
+            node = steps[0]
+            text = _EMIT[node[0]](node, values or _NO_VALUES, limit, "", self._rules)
+        else:
+            text = _run(steps, values or _NO_VALUES, limit, "", self._rules)
+        return text if len(text) <= limit else text[:limit]
+
+    def _steps(self) -> Steps:
+        steps = self._compiled  # the check tool reads every message: it does not fill the cache
+        return _Compiler().message(self.source) if steps is None else steps
+
+
+class _Cache:
+    """The steps of the `_OnDemand` messages compiled last, `limit` bytes of them at most (FIFO).
+
+    Each message holds its own steps (a hit is one attribute read); the cache only decides whose
+    to drop. A lock keeps the books straight if messages are rendered from several threads.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self._order: deque[tuple[_OnDemand, int]] = deque()
+        self._lock = threading.Lock()
+
+    def compile(self, message: _OnDemand) -> Steps:
+        compiler = _Compiler()
+        steps = compiler.message(message.source)
+        cost = compiler.cost + _sizeof(message.source)  # the cache may hold the last reference to the text
+        with self._lock:
+            if message._compiled is None:
+                message._compiled = steps
+                self._order.append((message, cost))
+                self.size += cost
+            while self.size > self.limit and len(self._order) > 1:
+                oldest, oldest_cost = self._order.popleft()
+                oldest._compiled = None
+                self.size -= oldest_cost
+        return steps
+
+
+_cache = _Cache(_CACHE_BYTES)
+
+
+# --- rendering steps -----------------------------------------------------------------------------------
 #
-# An emitter is `(values, limit, pound) -> str`; `pound` is what '#' prints in the innermost plural.
-# A sequence stops joining as soon as its output passes `limit`, so memory stays bounded by the limit
-# plus one value however the template repeats arguments; the top level cuts the result to `limit`.
+# A sequence stops joining as soon as its output passes `limit`, so memory stays bounded by the
+# limit plus one value however the template repeats arguments; the message cuts the result to `limit`.
 
 
-Emitter = Callable[[Values, int, str], str]
-Step = Any  # str | Pound | Emitter
+def _run(steps: Steps, values: Values, limit: int, pound: str, rules: PluralRules) -> str:
+    out = []
+    size = 0
+    get = values.get
+    for step in steps:
+        if step.__class__ is str:
+            piece = step
+        elif step is None:
+            piece = pound
+        elif step[0] == _ARG:
+            value = get(step[1])
+            piece = value if value.__class__ is str else (value_text(value) or step[2])
+        else:
+            piece = _EMIT[step[0]](step, values, limit, pound, rules)
+        out.append(piece)
+        size += len(piece)
+        if size > limit:
+            return "".join(out)[:limit]
+    return "".join(out)
 
 
-def _tree_renderer(parts: Parts, rules: PluralRules) -> Renderer:
-    run = _sequence(_compile_parts(parts, rules))
-
-    def render(values: Values | None, limit: int) -> str:
-        text = run(values or _NO_VALUES, limit, "")
-        return text if len(text) <= limit else text[:limit]
-
-    return render
+def _argument(node: Steps, values: Values, limit: int, pound: str, rules: PluralRules) -> str:
+    value = values.get(node[1])
+    return value if value.__class__ is str else (value_text(value) or node[2])  # type: ignore[no-any-return]
 
 
-def _compile_parts(parts: Parts, rules: PluralRules) -> tuple[Step, ...]:
-    return tuple(part if part.__class__ is str or part is POUND else _compile_node(part, rules) for part in parts)
+def _number(node: Steps, values: Values, limit: int, pound: str, rules: PluralRules) -> str:
+    _, name, style, missing = node
+    value = values.get(name)
+    number = as_number(value)
+    if number is None:
+        return value_text(value) or missing  # type: ignore[no-any-return]
+    return rules.format_number(number, style)
 
 
-def _sequence(steps: tuple[Step, ...]) -> Emitter:
-    if len(steps) == 1 and steps[0].__class__ is not str and steps[0] is not POUND:
-        return steps[0]  # type: ignore[no-any-return]
-
-    def run(values: Values, limit: int, pound: str) -> str:
-        out = []
-        size = 0
-        for step in steps:
-            if step.__class__ is str:
-                piece = step
-            elif step is POUND:
-                piece = pound
-            else:
-                piece = step(values, limit, pound)
-            out.append(piece)
-            size += len(piece)
-            if size > limit:
-                return "".join(out)[:limit]
-        return "".join(out)
-
-    return run
-
-
-def _compile_node(node: Any, rules: PluralRules) -> Emitter:
-    return _EMITTERS[node.__class__](node, rules)
+def _plural(node: Steps, values: Values, limit: int, pound: str, rules: PluralRules) -> str:
+    _, name, ordinal, offset, exact, keywords, branches, other = node
+    value = values.get(name)
+    if value.__class__ is int and 0 <= value < TABLE_SIZE and not offset:  # the common case, inlined
+        if exact:
+            branch = _exact(exact, value)
+            if branch is not None:
+                return _run(branch, values, limit, str(value), rules)
+        category = (rules.ordinal_table if ordinal else rules.cardinal_table)[value]
+        branch = branches[keywords.index(category)] if category in keywords else other
+        return _run(branch, values, limit, str(value), rules)
+    number = as_number(value)
+    if number is None:  # not a number: the `other` branch, with the value (or the token) for '#'
+        return _run(other, values, limit, value_text(value) or "{" + name + "}", rules)
+    branch = _exact(exact, number) if exact else None
+    shifted = number - offset if offset else number
+    if branch is None:
+        category = (rules.ordinal if ordinal else rules.cardinal)(shifted)
+        branch = branches[keywords.index(category)] if category in keywords else other
+    return _run(branch, values, limit, rules.format_number(shifted), rules)
 
 
-def _argument_emitter(node: Argument, rules: PluralRules) -> Emitter:
-    name, source = node.name, node.source
-
-    def emit(values: Values, limit: int, pound: str) -> str:
-        value = values.get(name)
-        return value if value.__class__ is str else (value_text(value) or source)
-
-    return emit
+def _exact(exact: Steps, number: Any) -> Steps | None:
+    # `=N` keys are Decimals; ints, floats and Decimals that are equal compare equal.
+    for key, branch in exact:
+        if key == number:
+            return branch  # type: ignore[no-any-return]
+    return None
 
 
-def _number_emitter(node: NumberArgument, rules: PluralRules) -> Emitter:
-    name, style, source = node.name, node.style, node.source
-
-    def emit(values: Values, limit: int, pound: str) -> str:
-        value = values.get(name)
-        number = as_number(value)
-        if number is None:
-            return value_text(value) or source
-        return rules.format_number(number, style)
-
-    return emit
+def _select(node: Steps, values: Values, limit: int, pound: str, rules: PluralRules) -> str:
+    _, name, keys, branches, other = node
+    value = values.get(name)
+    key = value if value.__class__ is str else value_text(value)
+    branch = branches[keys.index(key)] if key is not None and key in keys else other
+    return _run(branch, values, limit, pound, rules)
 
 
-def _plural_emitter(node: PluralArgument, rules: PluralRules) -> Emitter:
-    name, offset = node.name, node.offset
-    missing = "{" + name + "}"
-    select = rules.ordinal if node.ordinal else rules.cardinal
-    table = rules.ordinal_table if node.ordinal else rules.cardinal_table
-    tabulated = len(table)
-    # Keyed by Decimal; ints, floats and Decimals that are equal hash equal, so any number finds its branch.
-    exact: dict[Any, Emitter] = {key: _sequence(_compile_parts(parts, rules)) for key, parts in node.exact.items()}
-    cases = {key: _sequence(_compile_parts(parts, rules)) for key, parts in node.cases.items()}
-    other = cases["other"]
-
-    def emit(values: Values, limit: int, pound: str) -> str:
-        value = values.get(name)
-        if value.__class__ is int and not offset and 0 <= value < tabulated:  # the common case, inlined
-            branch = exact.get(value) if exact else None
-            if branch is None:
-                branch = cases.get(table[value], other)
-            return branch(values, limit, str(value))
-        number = as_number(value)
-        if number is None:  # not a number: the `other` branch, with the value (or the token) for '#'
-            return other(values, limit, value_text(value) or missing)
-        branch = exact.get(number) if exact else None
-        shifted = number - offset if offset else number
-        if branch is None:
-            branch = cases.get(select(shifted), other)
-        return branch(values, limit, rules.format_number(shifted))
-
-    return emit
+_EMIT = {_ARG: _argument, _NUMBER: _number, _PLURAL: _plural, _SELECT: _select}
 
 
-def _select_emitter(node: SelectArgument, rules: PluralRules) -> Emitter:
-    name = node.name
-    cases = {key: _sequence(_compile_parts(parts, rules)) for key, parts in node.cases.items()}
-    other = cases["other"]
-
-    def emit(values: Values, limit: int, pound: str) -> str:
-        value = values.get(name)
-        key = value if value.__class__ is str else value_text(value)
-        return (cases.get(key, other) if key is not None else other)(values, limit, pound)
-
-    return emit
+# --- compiling -----------------------------------------------------------------------------------------
 
 
-_EMITTERS: dict[type, Callable[[Any, PluralRules], Emitter]] = {
-    Argument: _argument_emitter,
-    NumberArgument: _number_emitter,
-    PluralArgument: _plural_emitter,
-    SelectArgument: _select_emitter,
-}
+class _Compiler:
+    """Turns one message into steps, sharing equal pieces and adding up what new ones cost."""
+
+    __slots__ = ("cost", "_memo", "_shared")
+
+    def __init__(self, shared: dict[Any, Any] | None = None) -> None:
+        self.cost = 0
+        """Bytes of the pieces made for this message (each counted once, shared ones not at all)."""
+        self._memo: dict[Any, Any] = {}
+        if shared is not None and len(shared) >= _SHARED_LIMIT:
+            shared.clear()  # what keeps repeating is soon back; one-off texts do not pile up
+        self._shared = shared
+
+    def message(self, text: str) -> Steps:
+        if "'" not in text and _NAMES_ONLY.fullmatch(text):  # the common shape, without the full parser
+            pieces = _NAME_TOKEN.split(text)  # text, name, text, name, ..., text
+            return self._share(tuple(self._share(piece) if i % 2 == 0 else self._share((_ARG, piece, f"{{{piece}}}"))
+                                     for i, piece in enumerate(pieces) if piece or i % 2))
+        return self._sequence(parse(text))
+
+    def _sequence(self, parts: Parts) -> Steps:
+        return self._share(tuple(map(self._step, parts)))
+
+    def _step(self, part: Any) -> Any:
+        kind = part.__class__
+        if kind is str:
+            return self._share(part)
+        if part is POUND:
+            return None
+        if kind is Argument:
+            return self._share((_ARG, self._share(part.name), part.source))
+        name = self._share(part.name)
+        if kind is NumberArgument:
+            return self._share((_NUMBER, name, part.style, part.source))
+        if kind is PluralArgument or kind is SelectArgument:
+            keys = self._share(tuple(map(self._share, part.cases)))
+            branches = self._share(tuple(map(self._sequence, part.cases.values())))
+            other = branches[keys.index("other")]
+            if kind is SelectArgument:
+                return self._share((_SELECT, name, keys, branches, other))
+            exact = self._share(tuple(self._share((number, self._sequence(branch)))
+                                      for number, branch in part.exact.items()))
+            return self._share((_PLURAL, name, part.ordinal, part.offset, exact, keys, branches, other))
+        raise TypeError(f"unexpected syntax node {kind.__name__}")  # pragma: no cover
+
+    def _share(self, piece: Any) -> Any:
+        """The equal piece made before, or `piece` itself, counted, when it is the first."""
+        found = self._memo.get(piece)
+        if found is None:
+            shared = self._shared
+            found = shared.get(piece) if shared is not None else None
+            if found is None:
+                found = piece
+                size = _sizeof(piece)
+                self.cost += size
+                if shared is not None and size <= _SHARED_PIECE:
+                    shared[piece] = piece
+            self._memo[piece] = found
+        return found
 
 
-def _collect(parts: Parts, arguments: set[str], plurals: list[PluralUse]) -> None:
-    for part in parts:
-        if isinstance(part, (Argument, NumberArgument)):
-            arguments.add(part.name)
-        elif isinstance(part, PluralArgument):
-            arguments.add(part.name)
-            plurals.append(PluralUse(part.name, part.ordinal, frozenset(part.cases)))
-            for branch in (*part.exact.values(), *part.cases.values()):
+def _collect(steps: Steps, arguments: set[str], plurals: list[PluralUse]) -> None:
+    for step in steps:
+        if step.__class__ is str or step is None:
+            continue
+        kind, name = step[0], step[1]
+        arguments.add(name)
+        if kind == _PLURAL:
+            _, _, ordinal, _, exact, keywords, branches, _ = step
+            plurals.append(PluralUse(name, ordinal, frozenset(keywords)))
+            for branch in (*(branch for _, branch in exact), *branches):
                 _collect(branch, arguments, plurals)
-        elif isinstance(part, SelectArgument):
-            arguments.add(part.name)
-            for branch in part.cases.values():
+        elif kind == _SELECT:
+            for branch in step[3]:
                 _collect(branch, arguments, plurals)

@@ -19,14 +19,15 @@ from babel.numbers import format_decimal, format_percent
 
 from parlance_i18n.locales import LocaleTag, babel_locale
 
-__all__ = ["CATEGORIES", "Number", "PluralRules", "as_number", "plural_rules"]
+__all__ = ["CATEGORIES", "TABLE_SIZE", "Number", "PluralRules", "as_number", "plural_rules"]
 
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 """CLDR plural categories, in CLDR's order."""
 
 Number = int | float | Decimal
 
-_TABLE_SIZE = 200
+TABLE_SIZE = 200
+"""Categories of the integers 0 to TABLE_SIZE - 1 are looked up in `cardinal_table` / `ordinal_table`."""
 _NUMERIC_TEXT = re.compile(r"-?[0-9]{1,30}(?:\.[0-9]{1,30})?")
 
 
@@ -64,18 +65,18 @@ class PluralRules:
     @staticmethod
     def _tabulate(rule: Any) -> tuple[str, ...]:
         if rule is None:
-            return ("other",) * _TABLE_SIZE
-        return tuple(rule(n) for n in range(_TABLE_SIZE))
+            return ("other",) * TABLE_SIZE
+        return tuple(rule(n) for n in range(TABLE_SIZE))
 
     def cardinal(self, n: Number) -> str:
         """The CLDR cardinal category of `n` ("one", "few", ...)."""
-        if n.__class__ is int and 0 <= n < _TABLE_SIZE:
+        if n.__class__ is int and 0 <= n < TABLE_SIZE:
             return self.cardinal_table[n]
         return self._select(self._cardinal_rule, n)
 
     def ordinal(self, n: Number) -> str:
         """The CLDR ordinal category of `n` ("one" for 1st, "two" for 2nd in English, ...)."""
-        if n.__class__ is int and 0 <= n < _TABLE_SIZE:
+        if n.__class__ is int and 0 <= n < TABLE_SIZE:
             return self.ordinal_table[n]
         return self._select(self._ordinal_rule, n)
 

@@ -6,9 +6,19 @@
     bundle_dirs = ["locales"]                              # <locale>.json / <locale>.po loaded at startup
     max_output_chars = 10000                               # a rendered message is cut at this length
     max_message_chars = 10000                              # a longer message (or key) is rejected
-    max_messages = 100000                                  # per bundle
+    max_messages = 100000                                  # per bundle, merges included
+    session_max_messages = 200000                          # in all the bundles one session adds
+    session_max_bytes = 33554432                           # of keys and messages (UTF-8) one session adds
+    session_max_locales = 100                              # locales one session adds bundles for
 
 Locale codes are validated here, so a typo fails at startup with the key that holds it.
+
+The `session_` settings are one budget per session for what `i18n_add_messages` keeps (bundles
+loaded at startup are shared and count for no one; a merge into one makes a session bundle of the
+whole). A call that would pass it is refused before anything compiles, with
+SESSION_BUDGET_EXCEEDED naming the setting. At the defaults a session holds at most 32 MiB of text
+in 200,000 messages, about 100 MB with what they compile to in the worst shapes measured (see
+`messageformat`; messages compiled on first render share one cache of 16 MiB per process).
 """
 
 from __future__ import annotations
@@ -43,6 +53,16 @@ class I18nSettings(BaseModel):
     )
     max_message_chars: int = Field(default=10_000, ge=16, le=1_000_000, description="Longest accepted message.")
     max_messages: int = Field(default=100_000, ge=1, le=10_000_000, description="Most messages in one bundle.")
+    session_max_messages: int = Field(
+        default=200_000, ge=1, le=100_000_000, description="Most messages in all the bundles one session adds."
+    )
+    session_max_bytes: int = Field(
+        default=32 * 1024 * 1024, ge=1, le=1 << 40,
+        description="Most bytes of keys and messages (UTF-8) in all the bundles one session adds.",
+    )
+    session_max_locales: int = Field(
+        default=100, ge=1, le=100_000, description="Most locales one session adds bundles for."
+    )
 
     @field_validator("default_locale")
     @classmethod
@@ -71,7 +91,8 @@ class I18nSettings(BaseModel):
     def limits(self) -> Limits:
         from parlance_i18n.bundles import Limits  # the ICU engine loads on first use, not at registration
 
-        return Limits(self.max_message_chars, self.max_messages, self.max_output_chars)
+        return Limits(self.max_message_chars, self.max_messages, self.max_output_chars,
+                      self.session_max_messages, self.session_max_bytes, self.session_max_locales)
 
 
 def _canonical(code: str, where: str) -> str:

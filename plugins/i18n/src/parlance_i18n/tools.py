@@ -3,14 +3,22 @@
 Handlers are thin: they fetch the session's `Translator`, call the domain, and turn `I18nError`s
 into `ToolError`s with the same code. Argument problems pydantic finds in `locale` become
 INVALID_LOCALE and those in `messages` INVALID_MESSAGES, as the seed specifies.
+
+`i18n_add_messages` refuses what cannot succeed before it compiles anything: without a session
+(SESSION_STATE_UNAVAILABLE) before reading the messages, and over the per-bundle or per-session
+limits (INVALID_MESSAGES, SESSION_BUDGET_EXCEEDED) from their count and size. Its work, in
+proportion to the request, runs in a worker thread a step at a time, so the event loop goes on
+serving other sessions; one add at a time per session keeps the budget check true until install.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import anyio
 from parlance import ToolContext, ToolError
 
+from parlance_i18n.bundles import BundleBuilder
 from parlance_i18n.catalog import Catalog
 from parlance_i18n.checks import check_locales, summarize_locales
 from parlance_i18n.errors import I18nError, NoBundlesLoaded
@@ -53,23 +61,29 @@ async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput:
 
 
 async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesOutput:
-    translator = session_translator(ctx)
     with _domain_errors:
-        builder = translator.builder(args.locale, args.messages)
-        if builder.total > PROGRESS_THRESHOLD:
-            for done in builder.steps(PROGRESS_STEP):
-                await ctx.report_progress(done, builder.total, f"compiled {done} of {builder.total} messages")
-        built = builder.build()
-    if not ctx.session_persists:
+        code = parse_locale(args.locale).code
+    if not ctx.session_persists:  # before reading a single message: the call cannot succeed
         raise ToolError(
             "SESSION_STATE_UNAVAILABLE",
             "this connection keeps no state between calls (MCP 2026-07-28 over HTTP, or `parlance call`), so "
-            f"the {built.code} bundle would be gone before your next call. Load bundles at startup instead: "
+            f"the {code} bundle would be gone before your next call. Load bundles at startup instead: "
             "[packs.i18n] bundle_dirs, or a language pack's messages/ folder.",
-            {"locale": built.code},
+            {"locale": code},
         )
-    with _domain_errors:
-        bundle = translator.install(built, merge=args.merge)
+    translator = session_translator(ctx)
+    # One add at a time per session, so what `admit` checked still holds when the bundle is installed.
+    async with ctx.session_state.setdefault("adding", anyio.Lock()):
+        with _domain_errors:
+            # Flattening, the limits and compiling are all in proportion to the request: off the event
+            # loop, so other sessions are served meanwhile. The limits come first: a bundle that could
+            # not be kept is refused before it is compiled.
+            builder = await anyio.to_thread.run_sync(_admitted, translator, args.locale, args.messages, args.merge)
+            steps = builder.steps(PROGRESS_STEP)
+            while (done := await anyio.to_thread.run_sync(next, steps, None)) is not None:
+                if builder.total > PROGRESS_THRESHOLD:
+                    await ctx.report_progress(done, builder.total, f"compiled {done} of {builder.total} messages")
+            bundle = translator.install(builder.build(), merge=args.merge)
     return AddMessagesOutput(locale=bundle.code, message_count=len(bundle.messages))
 
 
@@ -83,7 +97,8 @@ async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
         codes = [parse_locale(args.locale).code] if args.locale is not None else None
         if not translator.bundles:
             raise NoBundlesLoaded("no message bundles are loaded, so there is nothing to check")
-    reference, reports = check_locales(translator, codes, args.limit)
+    # Reading every message's arguments compiles those kept as text: off the event loop too.
+    reference, reports = await anyio.to_thread.run_sync(check_locales, translator, codes, args.limit)
     return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference, locales=reports)
 
 
@@ -121,6 +136,12 @@ def session_translator(ctx: ToolContext) -> Translator:
         catalog: Catalog = ctx.state
         translator = ctx.session_state["translator"] = Translator(catalog)
     return translator  # type: ignore[no-any-return]
+
+
+def _admitted(translator: Translator, locale: str, messages: object, merge: bool) -> BundleBuilder:
+    builder = translator.builder(locale, messages)
+    translator.admit(builder, merge=merge)
+    return builder
 
 
 def _locales_listing(translator: Translator) -> ListLocalesOutput:

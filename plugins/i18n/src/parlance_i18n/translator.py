@@ -3,16 +3,22 @@
 One `Translator` lives in each MCP session (`ctx.session_state`), as the seed describes. Bundles a
 client adds replace (or, with merge, extend) that locale for this session only; the shared catalog
 is never modified. `translate` is the domain function behind `i18n_translate` and the benchmark.
+
+What a session adds is held to one budget (`Limits.session_*`): the messages, the bytes of keys and
+message texts, and the locales of every bundle the session added (a merge into a startup bundle
+makes a session bundle of the whole). `admit` checks a bundle against it, and against the
+per-bundle `max_messages`, from its keys and sizes alone, so a bundle that could not be kept is
+refused before it is compiled; `install` checks again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from parlance_i18n.bundles import Bundle, BundleBuilder
 from parlance_i18n.catalog import Catalog
-from parlance_i18n.errors import NoBundlesLoaded
+from parlance_i18n.errors import InvalidMessages, NoBundlesLoaded, SessionBudgetExceeded
 from parlance_i18n.fallback import Chain
 from parlance_i18n.locales import LocaleTag, parse_locale
 from parlance_i18n.messageformat import Message
@@ -46,6 +52,7 @@ class Translator:
         # What the hot path reads: per requested locale spelling, only the chain steps that have a
         # bundle in this session. Cleared whenever the session's bundles change.
         self._routes: dict[str | None, Route] = {}
+        self._added: set[str] = set()  # codes of the bundles this session added: what its budget counts
 
     @property
     def default_locale(self) -> LocaleTag:
@@ -92,17 +99,67 @@ class Translator:
         """A builder for `messages` in `locale` (raises InvalidLocale / InvalidMessages early)."""
         return BundleBuilder(parse_locale(locale), messages, self.catalog.limits)
 
+    def admit(self, builder: BundleBuilder, *, merge: bool = False) -> None:
+        """Raise unless the bundle `builder` makes could be installed: InvalidMessages past the
+        per-bundle `max_messages` (a merge counts the bundle it merges into), SessionBudgetExceeded
+        past the session's budget. Reads keys and sizes only: call it before compiling."""
+        self._admit(builder.tag.code, builder.keys, builder.total, builder.size, merge)
+
     def install(self, bundle: Bundle, *, merge: bool = False) -> Bundle:
-        """Make `bundle` this session's bundle for its locale, or merge it into the current one."""
+        """Make `bundle` this session's bundle for its locale, or merge it into the current one.
+
+        Raises as `admit` does, changing nothing, when the result would be over a limit.
+        """
+        self._admit(bundle.code, bundle.messages.keys, len(bundle.messages), bundle.size, merge)
         current = self._bundles.get(bundle.code)
         installed = current.merged_with(bundle) if merge and current else bundle
         self._bundles[installed.code] = installed
+        self._added.add(installed.code)
         self._routes.clear()
         return installed
 
     def add_messages(self, locale: str, messages: object, *, merge: bool = False) -> Bundle:
-        """Validate, compile and install in one step (the tool does the same with progress)."""
-        return self.install(self.builder(locale, messages).build(), merge=merge)
+        """Validate, check against the limits, compile and install (the tool does the same in steps)."""
+        builder = self.builder(locale, messages)
+        self.admit(builder, merge=merge)
+        return self.install(builder.build(), merge=merge)
+
+    def _admit(self, code: str, keys: Callable[[], Iterable[str]], count: int, size: int, merge: bool) -> None:
+        limits = self.catalog.limits
+        current = self._bundles.get(code)
+        if merge and current is not None:
+            added = count
+            count, size = current.merged_count(keys(), count), current.merged_size(keys(), size)
+            if count > limits.max_messages:
+                raise InvalidMessages(
+                    f"merging {added:,} messages into the bundle for {code} would give it {count:,} messages; "
+                    f"the limit is {limits.max_messages:,} per bundle (setting [packs.i18n] max_messages). "
+                    "Nothing was added: replace the bundle instead (merge: false), or raise the setting.",
+                    {"locale": code, "message_count": count, "limit": limits.max_messages,
+                     "setting": "max_messages"},
+                )
+        elif count > limits.max_messages:
+            raise InvalidMessages(
+                f"the bundle for {code} has {count:,} messages; the limit is {limits.max_messages:,} "
+                "(setting [packs.i18n] max_messages): split it or raise the limit",
+                {"locale": code, "message_count": count, "limit": limits.max_messages, "setting": "max_messages"},
+            )
+        others = [self._bundles[other] for other in self._added if other != code]
+        messages = count + sum(len(bundle.messages) for bundle in others)
+        if messages > limits.session_max_messages:
+            raise _over_budget(code, "messages", messages, limits.session_max_messages,
+                               f"this session's bundles {messages:,} messages",
+                               "replace a bundle with a smaller one (merge: false)")
+        total = size + sum(bundle.size for bundle in others)
+        if total > limits.session_max_bytes:
+            raise _over_budget(code, "bytes", total, limits.session_max_bytes,
+                               f"this session's bundles {total:,} bytes of keys and messages (UTF-8)",
+                               "replace a bundle with a smaller one (merge: false)")
+        locales = len(others) + 1
+        if locales > limits.session_max_locales:
+            raise _over_budget(code, "locales", locales, limits.session_max_locales,
+                               f"this session bundles for {locales} locales",
+                               "add to a locale it already has")
 
     def own_bundles(self, locale: str) -> list[Bundle]:
         """The bundles on `locale`'s own chain (no fallback steps), most specific first."""
@@ -113,3 +170,12 @@ class Translator:
         """The first bundle on `tag`'s own chain (no default-locale steps), e.g. `en` for `en-US`."""
         own = self.own_bundles(tag.code)
         return own[0] if own else None
+
+
+def _over_budget(code: str, budget: str, value: int, limit: int, outcome: str, remedy: str) -> SessionBudgetExceeded:
+    setting = f"session_max_{budget}"
+    return SessionBudgetExceeded(
+        f"adding this bundle for {code} would give {outcome}; the session's budget is {limit:,} "
+        f"(setting [packs.i18n] {setting}). Nothing was added: {remedy}, or raise the setting.",
+        {"locale": code, "budget": budget, "value": value, "limit": limit, "setting": setting},
+    )
