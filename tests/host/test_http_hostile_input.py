@@ -125,7 +125,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     (b'{"jsonrpc":"2.0","id":5,"method":"ping","params":"x"}', 5, -32600, '"params"'),
     (b'[{"jsonrpc":"2.0","id":6,"method":"ping"}]', None, -32600, "batch"),
     (b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":NaN}}', 7, -32700, "NaN"),
-    (b'{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', None, -32600, "string or an integer"),
+    (b'{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', None, -32600, "id must be a string"),
     (b'{"jsonrpc":"2.0","id":8,"method":"ping","params":{"x":' + b"[" * 990 + b"]" * 990 + b"}}", 8, -32600, "nests"),
 ])
 def test_invalid_jsonrpc_is_answered_with_its_id_and_never_echoed(server: Server, body: bytes,

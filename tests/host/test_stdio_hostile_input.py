@@ -96,13 +96,13 @@ def test_invalid_jsonrpc_with_a_readable_id_is_answered_with_that_id(tmp_path: P
         assert field in reply["error"]["message"]  # the answer names what was wrong
 
 
-@pytest.mark.parametrize("bad_id", ['{"a":1}', "true", "1.5", "null", "[1]"])
+@pytest.mark.parametrize("bad_id", ['{"a":1}', "true", "1.5", "null", "[1]", '"\\ud800"'])
 def test_an_id_of_the_wrong_type_is_an_invalid_request_not_a_notification(tmp_path: Path, site: Path,
                                                                           bad_id: str) -> None:
     line = f'{{"jsonrpc":"2.0","id":{bad_id},"method":"ping"}}'
     replies = _raw_session(tmp_path, site, [INITIALIZE, INITIALIZED, line, _ping(5)], expect=3)
     assert (replies[1]["id"], replies[1]["error"]["code"]) == (None, -32600)
-    assert "string or an integer" in replies[1]["error"]["message"]
+    assert "id must be a string" in replies[1]["error"]["message"]
     assert replies[2]["id"] == 5
 
 

@@ -35,9 +35,9 @@ from typing import Any
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
-from mcp.types import INVALID_REQUEST, JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
+from mcp.types import INTERNAL_ERROR, INVALID_REQUEST, JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
-from parlance.wire import Unreadable, parse_line
+from parlance.wire import Unreadable, encodable, parse_line
 
 __all__ = ["ANSWER_LIMIT_S", "MAX_MESSAGE_BYTES", "InFlight", "read_messages", "usable", "wire_streams"]
 
@@ -327,13 +327,28 @@ async def _write_messages(receive: MemoryObjectReceiveStream[SessionMessage], tr
                 if wire.lost is not None:
                     _client_gone(stop)
                     return
-                data = message.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+                data = _encode(message.message)
                 transport.write(data)  # written at once when the pipe has room: no thread, no await
                 in_flight.written(message.message)
                 if not wire.writable.is_set():
                     await wire.writable.wait()
     finally:
         written.set()
+
+
+def _encode(message: Any) -> bytes:
+    """One reply as a line. A reply that cannot be encoded (text no UTF-8 can carry) is replaced by an
+    error to the same request: the serializer's failure must not end the server."""
+    try:
+        return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+    except Exception:  # noqa: BLE001 - pydantic's serialization errors, and anything else
+        logger.warning("stdio.unencodable_reply")
+        request_id = getattr(message, "id", None)
+        readable = isinstance(request_id, int) or (isinstance(request_id, str) and encodable(request_id))
+        fallback = JSONRPCError(jsonrpc="2.0", id=request_id if readable else None,
+                                error={"code": INTERNAL_ERROR, "message": "Internal error: the reply could not be "
+                                                                          "encoded as UTF-8 JSON"})
+        return fallback.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
 
 
 async def _notice_client_gone(wire: _Wire, stop: Callable[[], Any]) -> None:

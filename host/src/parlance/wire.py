@@ -28,10 +28,11 @@ from mcp.types import (
     JSONRPCError,
     JSONRPCMessage,
     JSONRPCNotification,
+    JSONRPCResponse,
     jsonrpc_message_adapter,
 )
 
-__all__ = ["MAX_DEPTH", "Unreadable", "diagnose", "parse_line", "read_id"]
+__all__ = ["MAX_DEPTH", "Unreadable", "diagnose", "encodable", "parse_line", "read_id"]
 
 MAX_DEPTH = 200
 """How deeply a message may nest: the SDK's parser (pydantic-core) refuses anything deeper."""
@@ -66,22 +67,44 @@ class Unreadable(Exception):
 def parse_line(data: bytes) -> JSONRPCMessage | Unreadable:
     """One message from `data` (a line or a body), or what answers it."""
     try:
+        data.decode("utf-8")  # JSON-RPC text is UTF-8; the parser alone lets encoded surrogates through
         message = jsonrpc_message_adapter.validate_json(data, by_name=False)
-    except Exception:  # pydantic's ValidationError, and anything else: the slow path decides
+    except Exception:  # pydantic's ValidationError, a decode error, anything else: the slow path decides
         return diagnose(data)
     # pydantic-core reads NaN and Infinity as floats; JSON has no such literals. Checked only when
     # the bytes could hold one, so ordinary messages pay two substring scans.
     if (b"NaN" in data or b"Infinity" in data) and _non_finite(data):
         return Unreadable(read_id(data), PARSE_ERROR, "Parse error: NaN and Infinity are not JSON numbers")
     # A request whose id has the wrong type validates as a notification (ids are optional there).
-    if isinstance(message, JSONRPCNotification) and b'"id"' in data:
+    if isinstance(message, JSONRPCNotification):
+        if b'"id"' in data:
+            top = _loads(data)
+            if isinstance(top, dict) and "id" in top:
+                return Unreadable(None, INVALID_REQUEST, _BAD_ID)
+        return message
+    # An id escaping a lone surrogate ("\ud800") parses, but no answer carrying it can be written.
+    if isinstance(message.id, str) and b"\\u" in data and not encodable(message.id):
+        return Unreadable(None, INVALID_REQUEST, _BAD_ID)
+    # A request that also carries "result" or "error" validates as a response, which is never answered.
+    if isinstance(message, JSONRPCResponse | JSONRPCError) and b'"method"' in data:
         top = _loads(data)
-        if isinstance(top, dict) and "id" in top:
-            return Unreadable(None, INVALID_REQUEST, _BAD_ID)
+        if isinstance(top, dict) and "method" in top:
+            return Unreadable(message.id, INVALID_REQUEST,
+                              'Invalid Request: a request has a "method", a response a "result" or an "error", '
+                              "never both")
     return message
 
 
-_BAD_ID = "Invalid Request: the id must be a string or an integer"
+def encodable(text: str) -> bool:
+    """Whether `text` can be written as UTF-8 (no lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_BAD_ID = "Invalid Request: the id must be a string (of valid Unicode) or an integer"
 
 
 def diagnose(data: bytes | str) -> Unreadable:
@@ -115,6 +138,9 @@ def _diagnose_value(value: Any) -> Unreadable:
     if "id" in value and not _valid_id(value["id"]):
         return Unreadable(None, INVALID_REQUEST, _BAD_ID)
     request_id = value.get("id")
+    if "method" in value and ("result" in value or "error" in value):
+        return Unreadable(request_id, INVALID_REQUEST,
+                          'Invalid Request: a request has a "method", a response a "result" or an "error", never both')
     if "method" not in value and ("result" in value or "error" in value):
         # A response to one of our requests that the SDK could not read. Responses are never answered.
         return Unreadable(request_id, INVALID_REQUEST, "Invalid Request: an unreadable response", answer=False)
@@ -134,8 +160,9 @@ def _diagnose_value(value: Any) -> Unreadable:
 
 
 def _valid_id(value: Any) -> bool:
-    return (isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))) \
-        and not isinstance(value, _HugeInt)
+    if isinstance(value, str):
+        return encodable(value)
+    return isinstance(value, int) and not isinstance(value, bool | _HugeInt)
 
 
 class _NonFinite(ValueError):
