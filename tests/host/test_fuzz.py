@@ -404,9 +404,12 @@ def expectation(line: bytes, *, http: bool = False) -> Expect:
     found = scanned.one("id")
     key = id_key(*found) if found is not None and scanned.top == "object" else None
     readable = key if isinstance(key, tuple) else None
+    unanswerable_id = readable is not None and (
+        (readable[0] == "str" and _SURROGATE.search(readable[1]) is not None)
+        or (readable[0] == "int" and len(readable[1].lstrip("-")) > 4300))
     if not utf8 or not scanned.json:
         if not utf8 and scanned.json and readable is not None and "\ufffd" not in found[1] \
-                and not _SURROGATE.search(readable[1]):
+                and not unanswerable_id:
             return Expect("not_utf8", "a line that is JSON once decoded, but not UTF-8", 1, 1,
                           frozenset({readable}), frozenset({PARSE_ERROR}), readable_id=readable)
         # The id may be read from a line that is not JSON; with several id members, any of them.
@@ -415,9 +418,6 @@ def expectation(line: bytes, *, http: bool = False) -> Expect:
                      else ("nonfinite", "NaN/Infinity, which JSON does not have") if scanned.nonfinite
                      and _finite_json(text) else ("not_json", "a line that is not JSON"))
         return Expect(tag, what, 1, 1, frozenset({None, *candidates}), frozenset({PARSE_ERROR}))
-    unanswerable_id = readable is not None and (
-        (readable[0] == "str" and _SURROGATE.search(readable[1]) is not None)
-        or (readable[0] == "int" and len(readable[1].lstrip("-")) > 4300))
     if unanswerable_id:
         # No UTF-8 answer can carry a lone surrogate, and Python reads no integer past 4,300 digits
         # (the README's limit): id null will do, but the line is still owed its answer.
@@ -530,9 +530,18 @@ _VOCABULARY: set[str] = set()
 """Strings a protocol error may legitimately repeat (method and tool names, envelope keys, ...)."""
 
 
+def _data_that_may_not_echo(error: dict[str, Any]) -> Any:
+    """An error's data, less what the MCP spec has it repeat: -32022 (unsupported protocol version)
+    carries the version the client asked for in `data.requested`."""
+    data = error.get("data")
+    if error.get("code") == -32022 and isinstance(data, dict):
+        return {k: v for k, v in data.items() if k != "requested"}
+    return data
+
+
 def _echoed_input(request_text: str, answers: list[dict[str, Any]]) -> str | None:
     """A string value of the request (12+ characters, not a name) that a protocol error repeats."""
-    errors = [json.dumps([a["error"].get("message"), a["error"].get("data")], ensure_ascii=False)
+    errors = [json.dumps([a["error"].get("message"), _data_that_may_not_echo(a["error"])], ensure_ascii=False)
               for a in answers if isinstance(a.get("error"), dict)]
     if not errors:
         return None
