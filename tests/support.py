@@ -6,6 +6,7 @@ import contextlib
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ERAS = {"legacy": "2025-11-25", "auto": "2026-07-28"}
 
@@ -33,28 +34,35 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def wait_listening(port: int, proc: Any, seconds: float = 30) -> None:
+    """Return once 127.0.0.1:`port` accepts connections; fail if `proc` exits or time runs out."""
+    import socket
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            assert time.monotonic() < deadline and proc.poll() is None, "the server did not start listening"
+            time.sleep(0.1)
+
+
 @contextlib.contextmanager
 def parlance_http(config: Path, *, port: int | None = None, args: tuple[str, ...] = (),
                   env: dict[str, str] | None = None) -> Iterator[str]:
     """`parlance serve --transport http` on loopback for the block; yields the server's base URL."""
     import os
-    import socket
     import subprocess
     import sys
-    import time
 
     port = port or free_port()
     proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--port", str(port),
                              "--config", str(config), *args], env={**os.environ, **(env or {})},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=config.parent)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_listening(port, proc)
         yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()

@@ -25,7 +25,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CreateMessageResult, TextContent
 
 from parlance_strings_admin.emulator import Scope, emulator_thread
-from tests.support import ERAS, free_port
+from tests.support import ERAS, free_port, wait_listening
 
 pytestmark = pytest.mark.anyio
 
@@ -83,19 +83,6 @@ async def _call_everything(client: Client) -> int:
     return called
 
 
-def _wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
-    import socket
-
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            assert time.monotonic() < deadline and proc.poll() is None, "the server did not start"
-            time.sleep(0.1)
-
-
 def _markers_in(log: str) -> list[str]:
     return [line[:200] for line in log.splitlines() if MARK in line]
 
@@ -125,7 +112,7 @@ async def test_http_at_debug_logs_no_content(project: tuple[Path, dict[str, str]
                                  "--config", str(folder / "parlance.toml"), "--log-level", "DEBUG"],
                                 cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
     try:
-        _wait_listening(port, proc)
+        wait_listening(port, proc)
         with anyio.fail_after(60):
             async with Client(f"http://127.0.0.1:{port}/mcp", mode=mode, sampling_callback=_model) as client:
                 assert await _call_everything(client) == len(_calls())

@@ -10,7 +10,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,38 +22,11 @@ import pytest
 
 from tests.host.packs_for_tests import SOURCES
 from tests.host.test_stdio_hostile_input import SLEEPER
-from tests.support import free_port, write_fake_dist
+from tests.support import free_port, wait_listening, write_fake_dist
 
 ACCEPT = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}
-
-CANCEL_WATCHER = '''
-    import os
-    import anyio
-    from pydantic import BaseModel
-    from parlance import hookimpl
-
-    class In(BaseModel):
-        seconds: float
-
-    class Out(BaseModel):
-        slept: float
-
-    async def long_nap(args: In) -> Out:
-        try:
-            await anyio.sleep(args.seconds)
-        except BaseException:
-            with open(os.environ["CANCEL_MARKER"], "w") as marker:
-                marker.write("cancelled")
-            raise
-        return Out(slept=args.seconds)
-
-    @hookimpl
-    def parlance_register_tools(register):
-        register(long_nap, name="long_nap", description="Sleeps; notes a cancellation in CANCEL_MARKER.")
-'''
-
 
 class Server:
     def __init__(self, proc: subprocess.Popen[bytes], port: int, log: Path) -> None:
@@ -72,8 +44,7 @@ def serving(tmp_path: Path, host_toml: str = "", *, log_level: str = "INFO", env
     site.mkdir(exist_ok=True)
     write_fake_dist(site, "printer", SOURCES["printer"])
     write_fake_dist(site, "sleeper", SLEEPER)
-    write_fake_dist(site, "watcher", CANCEL_WATCHER)
-    (tmp_path / "parlance.toml").write_text(f'[host]\n{host_toml}\n[packs]\nenabled = ["printer", "sleeper", "watcher"]\n')
+    (tmp_path / "parlance.toml").write_text(f'[host]\n{host_toml}\n[packs]\nenabled = ["printer", "sleeper"]\n')
     port = free_port()
     log = tmp_path / "stderr.log"
     with log.open("wb") as stderr:
@@ -82,14 +53,7 @@ def serving(tmp_path: Path, host_toml: str = "", *, log_level: str = "INFO", env
                                 env={**os.environ, "PYTHONPATH": str(site), **(env or {})}, cwd=tmp_path,
                                 stdout=subprocess.DEVNULL, stderr=stderr)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None, "the server did not start"
-                time.sleep(0.1)
+        wait_listening(port, proc)
         yield Server(proc, port, log)
     finally:
         proc.kill()
@@ -186,11 +150,11 @@ def test_a_client_that_disconnects_mid_call_has_the_call_cancelled(tmp_path: Pat
     marker = tmp_path / "cancelled.txt"
     with serving(tmp_path, env={"CANCEL_MARKER": str(marker)}) as running, httpx.Client(timeout=10) as client:
         call: dict[str, Any] = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-                                "params": {"name": "long_nap", "arguments": {"seconds": 30}}}
+                                "params": {"name": "nap", "arguments": {"seconds": 30}}}
         if era == "2025-11-25":
             headers = {**ACCEPT, "mcp-session-id": _open_session(client, running.url), "mcp-protocol-version": era}
         else:  # stateless: the envelope rides on the request
-            headers = {**ACCEPT, "mcp-protocol-version": era, "mcp-method": "tools/call", "mcp-name": "long_nap"}
+            headers = {**ACCEPT, "mcp-protocol-version": era, "mcp-method": "tools/call", "mcp-name": "nap"}
             call["params"]["_meta"] = MODERN
         with pytest.raises(httpx.ReadTimeout):
             client.post(running.url, json=call, headers=headers, timeout=0.5)  # then the client hangs up

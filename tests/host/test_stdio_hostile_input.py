@@ -6,10 +6,12 @@ read from the wire ends the process; stop signals and a client that goes away ar
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +41,18 @@ SLEEPER = '''
         slept: float
 
     async def nap(args: In) -> Out:
-        await anyio.sleep(args.seconds)
+        try:
+            await anyio.sleep(args.seconds)
+        except BaseException:  # cancelled: say so where the test looks (CANCEL_MARKER), then go on cancelling
+            if "CANCEL_MARKER" in os.environ:
+                with open(os.environ["CANCEL_MARKER"], "w") as marker:
+                    marker.write("cancelled")
+            raise
         return Out(slept=args.seconds)
 
     @hookimpl
     def parlance_register_tools(register):
-        register(nap, name="nap", description="Sleeps, then answers.")
+        register(nap, name="nap", description="Sleeps, then answers; notes a cancellation in CANCEL_MARKER.")
 
     @hookimpl
     def parlance_lifespan():
@@ -136,16 +144,27 @@ def sleeper_site(tmp_path: Path, site: Path) -> Path:
     return site
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_a_stop_signal_answers_the_call_in_flight_and_exits_the_lifespans(tmp_path: Path, sleeper_site: Path,
-                                                                          signum: int) -> None:
+@contextlib.contextmanager
+def _initialized(tmp_path: Path, site: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """`parlance serve` over pipes, past the handshake; killed after the block."""
     proc = subprocess.Popen(_serve_command(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=_serve_env(sleeper_site))
+                            stderr=subprocess.PIPE, env=_serve_env(site))
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     try:
         proc.stdin.write(f"{INITIALIZE}\n{INITIALIZED}\n".encode())
         proc.stdin.flush()
         assert json.loads(_line_within(proc.stdout, 20))["id"] == 1
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_answers_the_call_in_flight_and_exits_the_lifespans(tmp_path: Path, sleeper_site: Path,
+                                                                          signum: int) -> None:
+    with _initialized(tmp_path, sleeper_site) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "nap", "arguments": {"seconds": 1}}}
         proc.stdin.write((json.dumps(call) + "\n").encode())
         proc.stdin.flush()
@@ -154,26 +173,17 @@ def test_a_stop_signal_answers_the_call_in_flight_and_exits_the_lifespans(tmp_pa
         reply = json.loads(_line_within(proc.stdout, 10))
         assert proc.wait(timeout=15) == 0  # stdin is still open: the signal ended the session
         log = proc.stderr.read().decode()
-    finally:
-        proc.kill()
     assert reply["id"] == 2 and reply["result"]["structuredContent"] == {"slept": 1.0}
     assert "sleeper lifespan exited" in log and "Traceback" not in log
 
 
 def test_an_idle_server_notices_within_a_second_that_the_client_closed_stdout(tmp_path: Path, site: Path) -> None:
-    proc = subprocess.Popen(_serve_command(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=_serve_env(site))
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    try:
-        proc.stdin.write(f"{INITIALIZE}\n{INITIALIZED}\n".encode())
-        proc.stdin.flush()
-        assert json.loads(_line_within(proc.stdout, 20))["id"] == 1
+    with _initialized(tmp_path, site) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
         proc.stdout.close()  # and nothing more is written to stdin: no reply is ever due
         closed = time.monotonic()
         assert proc.wait(timeout=10) == 0
         noticed_after = time.monotonic() - closed
         log = proc.stderr.read().decode()
-    finally:
-        proc.kill()
     assert noticed_after < 1.0, f"noticed after {noticed_after:.2f} s"
     assert "stdio.client_gone" in log
