@@ -102,7 +102,8 @@ def test_installed_language_pack_is_found_through_its_entry_point(tmp_path: Path
     importlib.invalidate_caches()
     rescan_installed()
     found = discover_language_packs(config_from_dict({"language_packs": {"paths": []}}))
-    assert [(lp.name, lp.state, lp.source) for lp in found.packs] == [("xx", "loaded", "fake-lp")]
+    ours = [(lp.name, lp.state, lp.source) for lp in found.packs if lp.source == "fake-lp"]
+    assert ours == [("xx", "loaded", "fake-lp")]  # beside the shipped packs (parlance-language-packs)
     off = discover_language_packs(config_from_dict({"language_packs": {"paths": [], "autoload": False}}))
     assert off.packs == []
     monkeypatch.undo()
@@ -112,7 +113,8 @@ def test_installed_language_pack_is_found_through_its_entry_point(tmp_path: Path
 def test_cli_lists_language_packs(tmp_path: Path) -> None:
     make_pack(tmp_path / "lp", "de", manifest("de", ["de"]), {"prompts/widgets/greet.md": "x"})
     make_pack(tmp_path / "lp", "broken", "languages = 3\n")
-    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = []\n[language_packs]\npaths = ["lp"]\n')
+    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = []\n[language_packs]\npaths = ["lp"]\n'
+                                            'autoload = false\n')
     env = {k: v for k, v in os.environ.items() if k != "PARLANCE_CONFIG"}
     proc = subprocess.run([sys.executable, "-m", "parlance", "language-packs", "--json", "--config",
                            str(tmp_path / "parlance.toml")], capture_output=True, text=True, env=env, timeout=60)

@@ -1,9 +1,10 @@
 """Where the language packs under test live, and the base assets they must match.
 
-Every folder of `language_packs/` with a `pack.toml` is a pack under test, and so is the package
-folder of the installable example (`examples/parlance-language-pack-es`), whose data ships inside
-`src/parlance_language_pack_es/`. Base assets are the translation pack's own files; the reference
-message bundle is `language_packs/en/messages/en.json`.
+The shipped packs are the folders with a `pack.toml` in the `parlance-language-packs`
+distribution's package folder (`language_packs/src/parlance_language_packs/<tag>/`, `-` written
+`_`); so is the package folder of the installable example (`examples/parlance-language-pack-es`),
+whose data ships inside `src/parlance_language_pack_es/`. Base assets are the translation pack's
+own files; the reference message bundle is the `en` pack's `messages/en.json`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from pathlib import Path
 import parlance_translation
 
 ROOT = Path(__file__).resolve().parents[2]
-REPO_PACKS = ROOT / "language_packs"
+DISTRIBUTION = ROOT / "language_packs"  # the parlance-language-packs project
+REPO_PACKS = DISTRIBUTION / "src" / "parlance_language_packs"
 EXAMPLE_PACK = ROOT / "examples" / "parlance-language-pack-es" / "src" / "parlance_language_pack_es"
 PACK_DIRS: list[Path] = sorted(p for p in REPO_PACKS.iterdir() if (p / "pack.toml").is_file()) + [EXAMPLE_PACK]
 SEARCH_PATHS = [REPO_PACKS, EXAMPLE_PACK.parent]
@@ -25,11 +27,16 @@ REFERENCE_BUNDLE = REPO_PACKS / "en" / "messages" / "en.json"
 BUNDLE_SUFFIXES = (".json", ".po")
 
 
+def pack_name(pack: Path) -> str:
+    """The name a pack folder's pack.toml must give: its tag (`en_IE/` holds `en-IE`)."""
+    return "es" if pack == EXAMPLE_PACK else pack.name.replace("_", "-")
+
+
 def label(path: Path) -> str:
     """A short, stable test id: `de/prompts/translation/check_tone.md`, `es (example)/pack.toml`."""
     for pack in PACK_DIRS:
         if path == pack or pack in path.parents:
-            name = "es (example)" if pack == EXAMPLE_PACK else pack.name
+            name = "es (example)" if pack == EXAMPLE_PACK else pack_name(pack)
             return "/".join([name, *path.relative_to(pack).parts])
     return str(path)
 

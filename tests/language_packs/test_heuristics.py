@@ -17,7 +17,7 @@ from parlance_translation.templates import Lexicon, Source
 
 from tests.language_packs.layout import EXAMPLE_PACK, REPO_PACKS
 
-PACKS = {"de": REPO_PACKS / "de", "ja": REPO_PACKS / "ja", "en-IE": REPO_PACKS / "en-IE", "es": EXAMPLE_PACK}
+PACKS = {"de": REPO_PACKS / "de", "ja": REPO_PACKS / "ja", "en-IE": REPO_PACKS / "en_IE", "es": EXAMPLE_PACK}
 
 
 def lexicon(pack: str, name: str) -> Lexicon:

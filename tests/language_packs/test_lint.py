@@ -1,6 +1,7 @@
 """Lint for language packs: what each file must get right for the code packs to use it.
 
-Data-driven over every pack in `language_packs/` and the installable example's package folder:
+Data-driven over every shipped pack (`language_packs/src/parlance_language_packs/<tag>/`) and the
+installable example's package folder:
 
 - `pack.toml` reads through the host (`discover_language_packs`) as `loaded`, and stays loaded
   after the compatibility check against the translation pack's asset version;
@@ -49,6 +50,7 @@ from tests.language_packs.layout import (
     REFERENCE_BUNDLE,
     SEARCH_PATHS,
     label,
+    pack_name,
     pack_of,
 )
 
@@ -83,7 +85,7 @@ def host_view(pack_dir: Path) -> LanguagePack:
 def test_manifest_loads_through_the_host(pack_dir: Path) -> None:
     lp = host_view(pack_dir)
     assert lp.state == "loaded", f"{pack_dir / 'pack.toml'}: {lp.state}: {lp.error}"
-    expected_name = "es" if pack_dir == EXAMPLE_PACK else pack_dir.name
+    expected_name = pack_name(pack_dir)
     assert lp.name == expected_name, f"{pack_dir / 'pack.toml'}: name = {lp.name!r}; write name = {expected_name!r}"
     assert re.fullmatch(r"\d+\.\d+\.\d+", lp.version or ""), f"{pack_dir / 'pack.toml'}: version must be x.y.z"
     assert lp.description.strip(), f"{pack_dir / 'pack.toml'}: add a description (shown by `parlance language-packs`)"

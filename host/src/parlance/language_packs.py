@@ -8,8 +8,10 @@
 
 Found in `[language_packs] paths` (which replaces the default search path: `./language_packs` and
 the user data dir) and through the `parlance.language_packs` entry-point group, whose values name
-an importable package holding `pack.toml`. Nothing in a language pack is ever executed, and no
-path inside one can escape its folder.
+the folder holding `pack.toml` as an import path (`my_pack`, or `shipped_packs.de` for a folder
+inside a package). The search path comes first: an installed pack with the name of one found there
+is `shadowed`. Nothing in a language pack is ever executed (not even a package's `__init__`), and
+no path inside one can escape its folder.
 
 A code pack declares the major version of its assets with `PARLANCE_LANGUAGE_PACK_VERSION = "1"`;
 a language pack whose `[compat]` for that pack names another major is `incompatible` and skipped.
@@ -40,7 +42,7 @@ logger = logging.getLogger(__name__)
 
 LANGUAGE_PACKS_GROUP = "parlance.language_packs"
 _TAG = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
-State = Literal["loaded", "incompatible", "invalid"]
+State = Literal["loaded", "incompatible", "invalid", "shadowed"]
 
 
 class _Manifest(BaseModel):
@@ -213,11 +215,13 @@ def discover_language_packs(config: Config) -> LanguagePackSet:
                                           error=f"entry point {ep.value!r} names no package folder with a pack.toml"))
             else:
                 found.append(_read(folder, source=dist))
-    seen: set[str] = set()
+    first: dict[str, LanguagePack] = {}
     for lp in found:  # the first pack of a name wins: the search path before installed ones
-        if lp.state == "loaded" and lp.name in seen:
-            lp.state, lp.error = "invalid", f"another language pack named {lp.name!r} was found first"
-        seen.add(lp.name)
+        winner = first.setdefault(lp.name, lp)
+        if lp.state == "loaded" and winner is not lp:
+            lp.state = "shadowed"
+            lp.error = (f"shadowed by the language pack {lp.name!r} at {winner.path} (found first: "
+                        "[language_packs] paths and ./language_packs come before installed distributions)")
     return LanguagePackSet(found)
 
 
@@ -245,15 +249,24 @@ def _invalid(folder: Path, source: str, error: str) -> LanguagePack:
     return LanguagePack(name=folder.name, path=folder, state="invalid", error=error, source=source)
 
 
-def _package_dir(module: str) -> Path | None:
-    """The folder of an importable package, found without importing it (language packs hold no code)."""
+def _package_dir(value: str) -> Path | None:
+    """The folder an entry point's value names, found without importing anything (language packs
+    hold no code): the top-level package through its import spec, the rest of a dotted value as
+    folders inside it (`find_spec("a.b")` would import `a`)."""
+    top, *inner = value.split(":")[0].strip().split(".")
+    if not all(part.isidentifier() for part in (top, *inner)):
+        return None  # an import path, never a file path
     try:
-        spec = importlib.util.find_spec(module.split(":")[0])
+        spec = importlib.util.find_spec(top)
     except (ImportError, ValueError):
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(next(iter(spec.submodule_search_locations)))
+    for location in spec.submodule_search_locations:  # more than one for a namespace package
+        folder = Path(location).joinpath(*inner)
+        if folder.is_dir():
+            return folder
+    return None
 
 
 def _major(version: str) -> str:

@@ -30,7 +30,8 @@ def server_config(tmp_path: Path) -> Path:
     (bundles / "broken.json").write_text("{")
     config = tmp_path / "parlance.toml"
     config.write_text(f'[packs]\nenabled = ["i18n"]\n\n[packs.i18n]\nbundle_dirs = [{json.dumps(str(bundles))}]\n'
-                      'fallbacks = {"uk" = ["ru"]}\n')
+                      'fallbacks = {"uk" = ["ru"]}\n'
+                      '[language_packs]\npaths = []\nautoload = false\n')  # only these bundles, not the shipped packs
     return config
 
 

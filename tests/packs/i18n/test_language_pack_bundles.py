@@ -24,7 +24,8 @@ def _language_pack(root: Path, tag: str, messages: dict[str, str]) -> None:
 async def test_language_pack_bundles_are_translatable_over_stdio(tmp_path: Path) -> None:
     _language_pack(tmp_path / "lp", "de", {"cart": {"items": "{count, plural, one {# Artikel} other {# Artikel}} im Korb"}})
     _language_pack(tmp_path / "lp", "en", {"cart": {"items": "{count, plural, one {# item} other {# items}} in the cart"}})
-    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["i18n"]\n[language_packs]\npaths = ["lp"]\n')
+    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["i18n"]\n[language_packs]\npaths = ["lp"]\n'
+                                            'autoload = false\n')  # these packs only, not the shipped ones
     with anyio.fail_after(30):
         async with Client(stdio_server_params(tmp_path / "parlance.toml"), mode="legacy") as client:
             german = await client.call_tool("i18n_translate", {"key": "cart.items", "locale": "de-AT",

@@ -36,7 +36,8 @@ def drop_in(root: Path, name: str, languages: list[str], compat: str = "1", *, l
 
 
 def config(root: Path) -> dict[str, Any]:
-    return {"packs": {"translation": {"mode": "baseline"}}, "language_packs": {"paths": [str(root)]}}
+    # autoload off: these drop-ins only, not the shipped packs installed with parlance-language-packs
+    return {"packs": {"translation": {"mode": "baseline"}}, "language_packs": {"paths": [str(root)], "autoload": False}}
 
 
 async def call(cfg: dict[str, Any], language: str, tool: str = "translate_incoming",
