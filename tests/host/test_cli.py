@@ -106,3 +106,165 @@ def test_pack_commands_appear_and_run(env: dict[str, str], tmp_path: Path) -> No
 def test_version_and_no_command(env: dict[str, str], tmp_path: Path) -> None:
     assert run(env, tmp_path, "--version").stdout.startswith("parlance ")
     assert run(env, tmp_path).returncode == 2
+
+
+# --- issue 12: collisions diagnosed, typos warned, paths from the file's folder, effective settings -
+
+
+def _serve(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`parlance serve` with stdin at end of file: it starts, serves nothing and exits (or refuses to start)."""
+    return subprocess.run([sys.executable, "-m", "parlance", "serve", *args], capture_output=True, text=True,
+                          env=env, cwd=cwd, timeout=60, input="")
+
+
+def test_a_collision_is_diagnosed_by_packs_and_config_check_and_stops_serve(env: dict[str, str],
+                                                                           tmp_path: Path) -> None:
+    write_fake_dist(Path(env["PYTHONPATH"]), "clash", SOURCES["clash"])  # registers `shout`, like printer
+    config = tmp_path / "parlance.toml"
+    config.write_text('[packs]\nenabled = ["printer", "clash", "broken_import"]\n')
+
+    listed = run(env, tmp_path, "packs", "--json")
+    assert listed.returncode == 2, listed.stderr
+    rows = {row["name"]: row for row in json.loads(listed.stdout)}  # everything is still reported
+    assert {name: rows[name]["state"] for name in ("broken_import", "clash", "printer", "waver")} == {
+        "broken_import": "failed", "clash": "loaded", "printer": "conflict", "waver": "disabled"}
+    assert '[tools] disabled = ["printer:shout"]' in rows["printer"]["error"]
+    assert "'clash'" in listed.stderr and "refuses to start" in listed.stderr
+
+    text = run(env, tmp_path, "packs")
+    assert text.returncode == 2 and "conflict" in text.stdout and "cannot be imported" in text.stdout
+
+    check = run(env, tmp_path, "config", "check", "--json")
+    report = json.loads(check.stdout)
+    assert check.returncode == 2 and report["ok"] is False
+    assert {p["pack"]: p["state"] for p in report["problems"]} == {"broken_import": "failed", "printer": "conflict"}
+
+    served = _serve(env, tmp_path)
+    assert served.returncode == 2
+    assert "'shout'" in served.stderr and "'clash'" in served.stderr and "'printer'" in served.stderr
+    assert '[tools] disabled = ["printer:shout"]' in served.stderr and '[packs.printer] prefix = "printer_"' in served.stderr
+
+    config.write_text('[packs]\nenabled = ["printer", "clash"]\n[tools]\ndisabled = ["printer:shuot"]\n')
+    served = _serve(env, tmp_path)  # a typo in the fix: the collision stays, and the warning says why
+    assert served.returncode == 2 and "did you mean 'printer:shout'?" in served.stderr
+
+    config.write_text('[packs]\nenabled = ["printer", "clash"]\n[tools]\ndisabled = ["printer:shout"]\n')
+    assert run(env, tmp_path, "packs").returncode == 0
+    assert [t["name"] for t in json.loads(run(env, tmp_path, "tools", "--json").stdout)] == ["shout"]
+    assert _serve(env, tmp_path).returncode == 0
+
+
+TYPOS = '''\
+[packs]
+enabled = ["printer"]
+disabled = ["printr"]
+
+[packs.prnter]
+prefix = "p_"
+
+[tools]
+disabled = ["shuot"]
+
+[language_packs]
+paths = ["language-pack"]
+autoload = false
+'''
+
+
+def test_typos_are_warnings_and_strict_makes_them_errors(env: dict[str, str], tmp_path: Path) -> None:
+    (tmp_path / "parlance.toml").write_text(TYPOS)
+    (tmp_path / "language-packs").mkdir()
+    check = run(env, tmp_path, "config", "check", "--json")
+    report = json.loads(check.stdout)
+    assert check.returncode == 0 and report["ok"] is True and report["problems"] == []
+    warned = {(w["key"], w["fix"]) for w in report["warnings"]}
+    assert warned == {
+        ("packs.prnter", "did you mean 'printer'?"),
+        ("packs.disabled", "did you mean 'printer'?"),
+        ("tools.disabled", "did you mean 'shout'?"),
+        ("language_packs.paths", "did you mean 'language-packs'?"),
+    }
+    text = run(env, tmp_path, "config", "check")
+    assert text.returncode == 0 and "4 warning(s)" in text.stdout
+    assert "warning: " in text.stdout and "no pack named 'prnter' is installed" in text.stdout
+
+    strict = run(env, tmp_path, "config", "check", "--strict")
+    assert strict.returncode == 2 and "4 error(s)" in strict.stdout
+    assert json.loads(run(env, tmp_path, "config", "check", "--strict", "--json").stdout)["ok"] is False
+
+    served = _serve(env, tmp_path)  # the host still starts, and says what looks wrong
+    assert served.returncode == 0, served.stderr
+    logged = [json.loads(line) for line in served.stderr.splitlines() if line.startswith("{")]
+    reasons = [line["reason"] for line in logged if line["event"] == "config.warning"]
+    assert len(reasons) == 4 and any("did you mean 'printer'?" in r for r in reasons)
+
+
+def test_a_settings_typo_fails_the_pack_with_a_did_you_mean(env: dict[str, str], tmp_path: Path) -> None:
+    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["i18n"]\n[packs.i18n]\nbundle_dir = ["x"]\n'
+                                            '[language_packs]\nautoload = false\n')
+    check = run(env, tmp_path, "config", "check")
+    assert check.returncode == 2
+    assert "[packs.i18n.bundle_dir]: unknown key 'bundle_dir' (did you mean 'bundle_dirs'?)" in check.stdout
+
+
+KEYED = '''
+    from pydantic import BaseModel
+    from parlance import hookimpl
+
+    class Settings(BaseModel):
+        api_token: str = "built-in-token"
+        region: str = "eu"
+        retries: int = 2
+
+    @hookimpl
+    def parlance_declare_settings():
+        return Settings
+'''
+
+
+def test_config_show_gives_every_packs_effective_settings(env: dict[str, str], tmp_path: Path) -> None:
+    write_fake_dist(Path(env["PYTHONPATH"]), "keyed", KEYED)
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (project / "locales").mkdir(parents=True)
+    elsewhere.mkdir()
+    (project / "parlance.toml").write_text(
+        '[packs]\nenabled = ["i18n", "keyed"]\n[packs.i18n]\nbundle_dirs = ["locales"]\n'
+        '[packs.keyed]\nregion = "${env:KEYED_REGION:-us}"\n[language_packs]\nautoload = false\n')
+    shown = json.loads(run({**env, "KEYED_REGION": "ap"}, elsewhere, "config", "show", "--json", "--config",
+                           "../project/parlance.toml").stdout)
+    i18n = shown["packs"]["i18n"]
+    assert i18n["bundle_dirs"] == [str((project / "locales").resolve())]  # resolved against the file's folder
+    assert i18n["default_locale"] == "en" and i18n["max_messages"] == 100_000  # defaults included
+    assert shown["packs"]["keyed"] == {"api_token": "********", "region": "${env:KEYED_REGION:-us}", "retries": 2}
+    text = run(env, elsewhere, "config", "show", "--config", "../project/parlance.toml").stdout
+    assert "[packs.keyed]" in text and 'api_token = "********"' in text and "built-in-token" not in text
+    assert "default_locale = " in text
+
+
+def test_relative_paths_resolve_against_the_config_file_from_any_working_folder(env: dict[str, str],
+                                                                              tmp_path: Path) -> None:
+    """Every path setting: [language_packs] paths and [packs.i18n] bundle_dirs, the config named three ways."""
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (project / "locales").mkdir(parents=True)
+    (project / "locales" / "de.json").write_text(json.dumps({"greeting": "Hallo aus dem Projekt"}))
+    pack = project / "lp" / "fr"
+    (pack / "messages").mkdir(parents=True)
+    (pack / "pack.toml").write_text('name = "fr"\nversion = "0.1.0"\nlanguages = ["fr"]\n')
+    (pack / "messages" / "fr.json").write_text(json.dumps({"greeting": "Bonjour du paquet"}))
+    (project / "parlance.toml").write_text('[packs]\nenabled = ["i18n"]\n[packs.i18n]\nbundle_dirs = ["locales"]\n'
+                                           '[language_packs]\npaths = ["lp"]\nautoload = false\n')
+    elsewhere.mkdir()
+    (elsewhere / "locales").mkdir()  # a decoy: the working folder's locales must not be read
+    (elsewhere / "locales" / "de.json").write_text(json.dumps({"greeting": "falsch"}))
+    ways = [(env, ("--config", "../project/parlance.toml")),  # relative to the working folder
+            ({**env, "PARLANCE_CONFIG": "../project/parlance.toml"}, ())]
+    for environment, config_args in ways:
+        for locale, expected in (("de", "Hallo aus dem Projekt"), ("fr", "Bonjour du paquet")):
+            called = run(environment, elsewhere, "call", "i18n_translate", *config_args,
+                         "--args", json.dumps({"key": "greeting", "locale": locale}))
+            assert called.returncode == 0, called.stderr
+            assert json.loads(called.stdout) == {"translation": expected, "locale": locale, "fallback": False}
+        check = run(environment, elsewhere, "config", "check", "--json", *config_args)
+        assert json.loads(check.stdout)["warnings"] == []
+        found = json.loads(run(environment, elsewhere, "language-packs", "--json", *config_args).stdout)
+        assert [(lp["name"], lp["path"]) for lp in found] == [("fr", str(pack.resolve()))]

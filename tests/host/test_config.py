@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from pydantic import BaseModel, ConfigDict, DirectoryPath, Field
+
 from parlance.config import MASK, find_config_file, load_config
 from parlance.errors import ConfigError
 
@@ -55,7 +57,6 @@ def test_bad_toml_names_the_file_and_line(clean_env: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "key", "fix"),
     [
-        ('[hosts]\ntransport = "stdio"\n', "[hosts]", "known sections"),
         ('[host]\ntransport = "carrier-pigeon"\n', "[host.transport]", "README"),
         ("[tools]\ndisabled = 3\n", "[tools.disabled]", "README"),
     ],
@@ -102,3 +103,115 @@ def test_language_pack_paths_are_relative_to_the_file(clean_env: Path) -> None:
     path.parent.mkdir()
     path.write_text('[language_packs]\npaths = ["lp"]\n')
     assert load_config(path).language_pack_paths == [(clean_env / "conf" / "lp").resolve()]
+
+
+# --- typos are warnings with a did-you-mean (issue 12) ---------------------------------------------
+
+
+def _warnings(config) -> dict[str, str]:
+    return {w.key: str(w) for w in config.warnings}
+
+
+def test_unknown_tables_and_keys_are_warnings_with_a_did_you_mean(clean_env: Path) -> None:
+    path = clean_env / "parlance.toml"
+    path.write_text(
+        'transport = "http"\n'
+        '[hosts]\nport = 1\n'
+        '[host]\nlog_levle = "DEBUG"\n'
+        '[packs]\nenable = ["i18n"]\n'
+        '[tool]\ndisabled = []\n'
+        '[language_packs]\npath = ["lp"]\n'
+        '[frobnicate]\nx = 1\n'
+    )
+    config = load_config(path)  # loads: typos never stop the host
+    warned = _warnings(config)
+    assert set(warned) == {"transport", "hosts", "host.log_levle", "packs.enable", "tool", "language_packs.path",
+                           "frobnicate"}
+    assert all(str(path) in text for text in warned.values())
+    assert "move it into [host]" in warned["transport"]
+    assert "did you mean [host]?" in warned["hosts"]
+    assert "did you mean 'log_level'?" in warned["host.log_levle"]
+    assert "did you mean 'enabled'?" in warned["packs.enable"]
+    assert "did you mean [tools]?" in warned["tool"]
+    assert "did you mean 'paths'?" in warned["language_packs.path"]
+    assert "the tables are [host], [packs], [tools], [language_packs]" in warned["frobnicate"]
+    assert config.host.log_level == "INFO" and config.packs_enabled is None  # the unknown keys were left out
+
+
+def test_a_language_pack_path_that_does_not_exist_is_a_warning(clean_env: Path) -> None:
+    (clean_env / "conf" / "language-packs").mkdir(parents=True)
+    path = clean_env / "conf" / "parlance.toml"
+    path.write_text('[language_packs]\npaths = ["language-pack", "/nonexistent/lp", "language-packs"]\n')
+    warned = [str(w) for w in load_config(path).warnings]
+    assert len(warned) == 2
+    assert "'language-pack'" in warned[0] and str(clean_env / "conf" / "language-pack") in warned[0]
+    assert "did you mean 'language-packs'?" in warned[0]
+    assert "'/nonexistent/lp' does not exist" in warned[1]
+
+
+def test_known_keys_with_wrong_values_are_still_errors(clean_env: Path) -> None:
+    path = clean_env / "parlance.toml"
+    path.write_text('[hosts]\nport = 1\n[host]\nport = "eighty"\n')
+    with pytest.raises(ConfigError, match=r"\[host.port\]"):
+        load_config(path)
+
+
+def test_log_format_defaults_to_auto(clean_env: Path) -> None:
+    path = clean_env / "parlance.toml"
+    path.write_text("")
+    assert load_config(path).host.log_format == "auto"
+    path.write_text('[host]\nlog_format = "json"\n')
+    assert load_config(path).host.log_format == "json"
+
+
+def test_show_gives_effective_settings_and_never_what_a_reference_resolved_to(clean_env: Path) -> None:
+    path = clean_env / "parlance.toml"
+    path.write_text('[packs.store]\nprefix = "s_"\ntoken = "${env:STORE_TOKEN}"\nurl = "http://127.0.0.1"\n')
+    effective = {"store": {"token": "resolved-secret", "url": "http://127.0.0.1", "api_key": "default-key",
+                           "retries": 3}}
+    table = load_config(path).show(effective)["packs"]["store"]
+    assert table == {"prefix": "s_", "token": "${env:STORE_TOKEN}", "url": "http://127.0.0.1", "api_key": MASK,
+                     "retries": 3}
+
+
+# --- one rule for relative paths: the folder of the file that named them ---------------------------
+
+
+class _Inner(BaseModel):
+    file: Path
+    label: str = ""
+
+
+class _PathSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    one: Path | None = None
+    many: list[Path] = []
+    named: dict[str, Path] = {}
+    pair: tuple[Path, int] | None = None
+    nested: list[_Inner] = []
+    directory: DirectoryPath | None = None
+    created: Path | None = Field(default=None, json_schema_extra={"x-parlance-created": True})
+    not_a_path: str = ""
+
+
+def test_path_settings_resolve_against_the_file_folder(clean_env: Path) -> None:
+    from parlance.config import missing_path_settings, resolve_path_settings
+
+    base = clean_env / "conf"
+    table = {"one": "a", "many": ["b", "/abs/c", "${env:HOME}/d", "~/e"], "named": {"x": "f"}, "pair": ["g", 1],
+             "nested": [{"file": "h", "label": "i"}], "directory": ".", "created": "out.db", "not_a_path": "j"}
+    resolved = resolve_path_settings(_PathSettings, table, base, key="packs.p")
+    assert resolved == {
+        "one": str(base / "a"),
+        "many": [str(base / "b"), "/abs/c", "${env:HOME}/d", str(Path.home() / "e")],
+        "named": {"x": str(base / "f")},
+        "pair": [str(base / "g"), 1],
+        "nested": [{"file": str(base / "h"), "label": "i"}],
+        "directory": str(base),
+        "created": str(base / "out.db"),
+        "not_a_path": "j",
+    }
+    missing = missing_path_settings(_PathSettings, resolved | {"many": [str(base / "b")]}, file="f.toml",
+                                    key="packs.p")
+    assert {w.key for w in missing} == {"packs.p.one", "packs.p.many[0]", "packs.p.named.x", "packs.p.pair[0]",
+                                        "packs.p.nested[0].file", "packs.p.directory"}  # never `created`

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from pydantic import BaseModel, ConfigDict, Field
 
 from parlance import hookimpl
 from parlance.config import config_from_dict
@@ -19,6 +20,8 @@ from parlance.packs import discover, load_packs
 from tests.host.packs_for_tests import (
     ClashPack,
     CorePack,
+    EchoIn,
+    EchoOut,
     FutureApiPack,
     HookFailsPack,
     SettingsPack,
@@ -111,7 +114,8 @@ def test_collision_names_both_packs_and_the_fixes() -> None:
         load_packs(config_from_dict({}), plugins={"clash": ClashPack(), "core": CorePack()})
     message = str(caught.value)
     assert "'echo'" in message and "'clash'" in message and "'core'" in message
-    assert '[tools] disabled = ["echo"]' in message and "prefix" in message
+    # The fixes name one pack's tool: a bare name would disable both packs' tools.
+    assert '[tools] disabled = ["core:echo"]' in message and '[packs.core] prefix = "core_"' in message
 
 
 def test_bad_settings_fail_the_pack_naming_file_and_key() -> None:
@@ -264,3 +268,196 @@ def test_parlance_packs_reports_hook_mismatches(tmp_path: Path, mismatched_site:
     assert rows["bad_signature"]["state"] == "failed" and "'registry'" in rows["bad_signature"]["error"]
     assert rows["typo_hook"]["state"] == "failed"
     assert "did you mean 'parlance_register_tools'?" in rows["typo_hook"]["error"]
+
+
+# --- collisions, pack:tool names, prefixes (issue 12) ----------------------------------------------
+
+
+def test_diagnose_reports_a_collision_and_loads_the_rest() -> None:
+    packs = load_packs(config_from_dict({}), plugins={"clash": ClashPack(), "core": CorePack(),
+                                                      "greeter": SettingsPack()}, diagnose=True)
+    assert _states(packs) == {"clash": "loaded", "core": "conflict", "greeter": "loaded"}
+    assert [(c.tool, c.first_pack, c.second_pack) for c in packs.collisions] == [("echo", "clash", "core")]
+    core = next(r for r in packs.records if r.name == "core")
+    assert '[tools] disabled = ["core:echo"]' in core.error and "echo" in core.tools
+    assert packs.registry.tools["echo"].pack == "clash" and "greet" in packs.registry.tools
+
+
+def test_a_pack_qualified_name_disables_one_packs_tool() -> None:
+    config = config_from_dict({"tools": {"disabled": ["core:echo"]}})
+    packs = load_packs(config, plugins={"clash": ClashPack(), "core": CorePack()})
+    assert _states(packs) == {"clash": "loaded", "core": "loaded"}
+    assert packs.registry.tools["echo"].pack == "clash" and "count" in packs.registry.tools
+    assert packs.warnings == []
+
+
+class _WordcountPack:
+    async def count(self, args: EchoIn) -> EchoOut:
+        return EchoOut(echoed=str(len(args.text.split())))
+
+    @hookimpl
+    def parlance_register_tools(self, register) -> None:
+        register(self.count, name="wordcount_count")
+        register(self.count, name="echo")
+
+
+def test_a_prefix_is_not_applied_twice() -> None:
+    config = config_from_dict({"packs": {"wordcount": {"prefix": "wordcount_"}}})
+    packs = load_packs(config, plugins={"wordcount": _WordcountPack(), "core": CorePack()})
+    assert sorted(t for t in packs.registry.tools if t.startswith("wordcount")) == ["wordcount_count",
+                                                                                   "wordcount_echo"]
+
+
+def test_a_collision_suggests_a_prefix_only_where_it_would_rename_the_tool() -> None:
+    class Other(_WordcountPack):
+        pass
+
+    with pytest.raises(ToolNameCollision) as caught:  # "other" < "wordcount": wordcount's tool is the second
+        load_packs(config_from_dict({}), plugins={"wordcount": _WordcountPack(), "other": Other()})
+    message = str(caught.value)
+    assert "'wordcount_count'" in message and '[tools] disabled = ["wordcount:wordcount_count"]' in message
+    assert '[packs.other] prefix = "other_"' in message and "[packs.wordcount] prefix" not in message
+
+
+# --- names and paths the configuration gets wrong are warnings (issue 12) -------------------------
+
+
+def test_unknown_pack_and_tool_names_are_warnings_with_a_did_you_mean() -> None:
+    config = config_from_dict({
+        "packs": {"disabled": ["greeterr"], "coer": {"x": 1}},
+        "tools": {"disabled": ["ecoh", "core:cuont", "ghost:echo", "core:echo", "greet", "nothing_like_it"]},
+    })
+    packs = load_packs(config, plugins={"core": CorePack(), "greeter": SettingsPack()})
+    warned = [str(w) for w in packs.warnings]
+    assert len(warned) == 6, warned
+    expected = [
+        ("[packs.coer]", "no pack named 'coer' is installed", "did you mean 'core'?"),
+        ("[packs.disabled]", "no pack named 'greeterr'", "did you mean 'greeter'?"),
+        ("[tools.disabled]", "no loaded pack registers a tool named 'ecoh'", "did you mean 'echo'?"),
+        ("[tools.disabled]", "pack 'core' registers no tool named 'cuont'", "did you mean 'core:count'?"),
+        ("[tools.disabled]", "no pack named 'ghost'", "installed: core, greeter"),
+        ("[tools.disabled]", "no loaded pack registers a tool named 'nothing_like_it'", "see `parlance tools`"),
+    ]
+    for text, parts in zip(warned, expected):
+        assert all(part in text for part in parts), (text, parts)
+    assert "echo" not in packs.registry.tools and "greet" not in packs.registry.tools  # the good entries still work
+
+
+def test_the_enabled_pack_that_is_missing_gets_a_did_you_mean() -> None:
+    packs = load_packs(config_from_dict({"packs": {"enabled": ["coer"]}}), plugins={"core": CorePack()})
+    assert "did you mean 'core'?" in packs.records[-1].error
+
+
+def test_warnings_are_logged_when_not_diagnosing(caplog: pytest.LogCaptureFixture) -> None:
+    config = config_from_dict({"packs": {"coer": {}}})
+    with caplog.at_level("WARNING", logger="parlance.packs"):
+        load_packs(config, plugins={"core": CorePack()})
+        assert [r.getMessage() for r in caplog.records] == ["config.warning"]
+        assert "did you mean 'core'?" in caplog.records[0].reason  # type: ignore[attr-defined]
+        caplog.clear()
+        assert load_packs(config, plugins={"core": CorePack()}, diagnose=True).warnings
+        assert caplog.records == []
+
+
+# --- a pack's settings: unknown keys rejected by default, paths resolved for it -------------------
+
+
+class _Lenient(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    greeting: str = "hi"
+
+
+class _Inner(BaseModel):
+    name: str
+
+
+class _Nested(BaseModel):
+    items: list[_Inner] = []
+
+
+def _settings_pack(model: type[BaseModel]) -> object:
+    class Pack:
+        @hookimpl
+        def parlance_declare_settings(self):
+            return model
+
+    return Pack()
+
+
+@pytest.mark.parametrize(
+    ("model", "table", "key", "fix"),
+    [
+        (None, {"greting": "x"}, "[packs.p.greting]", "did you mean 'greeting'?"),  # SettingsPack: extra not set
+        (_Nested, {"items": [{"nmae": "x"}]}, "[packs.p.items[0].nmae]", "did you mean 'name'?"),
+        (_Nested, {"prefx": "p_"}, "[packs.p.prefx]", "did you mean 'prefix'?"),
+        (_Nested, {"zzz": 1}, "[packs.p.zzz]", "[packs.p] takes items"),
+    ],
+)
+def test_a_pack_settings_table_rejects_unknown_keys_by_default(model, table, key, fix) -> None:
+    pack = SettingsPack() if model is None else _settings_pack(model)
+    packs = load_packs(config_from_dict({"packs": {"p": table}}), plugins={"p": pack})
+    record = packs.records[0]
+    assert record.state == "failed" and key in record.error and fix in record.error, record.error
+
+
+def test_a_model_that_allows_extra_keys_gets_them() -> None:
+    packs = load_packs(config_from_dict({"packs": {"p": {"colour": "red"}}}), plugins={"p": _settings_pack(_Lenient)})
+    assert packs.records[0].state == "loaded" and packs.records[0].settings.colour == "red"
+
+
+class _Dirs(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    dirs: list[Path] = []
+    output: Path | None = Field(default=None, json_schema_extra={"x-parlance-created": True})
+
+
+def test_path_settings_resolve_against_the_config_file_and_missing_ones_are_warnings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    conf = tmp_path / "project"
+    (conf / "locales").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)  # another working folder
+    config = config_from_dict({"packs": {"p": {"dirs": ["locales", "locale"], "output": "out.db"}}},
+                              path=conf / "parlance.toml")
+    packs = load_packs(config, plugins={"p": _settings_pack(_Dirs)})
+    settings = packs.records[0].settings
+    assert settings.dirs == [conf / "locales", conf / "locale"] and settings.output == conf / "out.db"
+    assert [(w.key, w.fix) for w in packs.warnings] == [("packs.p.dirs[1]", "did you mean 'locales'?")]
+
+
+def test_every_path_setting_of_the_installed_packs_resolves_against_the_config_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever Path settings the first-party packs have (i18n's bundle_dirs today), the host resolves them."""
+    from parlance.config import visit_path_settings
+
+    monkeypatch.chdir(tmp_path)
+    conf = tmp_path / "project"
+    found: list[str] = []
+    for name, entry_point in discover().items():
+        if name not in {"i18n", "translation", "strings_admin"}:
+            continue
+        model = entry_point.load().parlance_declare_settings()
+        table: dict[str, object] = {}
+        for field_name, info in model.model_fields.items():  # one relative value per top-level path setting
+            probe = {field_name: "rel"} if _takes("x", info.annotation) else {field_name: ["rel"]}
+            if visit_path_settings(model, probe, lambda value, key, created: "SEEN", key="") != probe:
+                table |= probe
+                found.append(f"{name}.{field_name}")
+        if not table:
+            continue
+        config = config_from_dict({"packs": {"enabled": [name], name: table}}, path=conf / "parlance.toml")
+        settings = next(r for r in load_packs(config).records if r.name == name).settings
+        for field_name in table:
+            value = getattr(settings, field_name)
+            for path in value if isinstance(value, (list, tuple)) else [value]:
+                assert Path(path) == conf / "rel", (name, field_name, value)
+    assert "i18n.bundle_dirs" in found
+
+
+def _takes(value: object, annotation: object) -> bool:
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        TypeAdapter(annotation).validate_python(value)
+        return True
+    except ValidationError:
+        return False

@@ -11,7 +11,6 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -24,7 +23,8 @@ from parlance.types import ClientInfo, Command, Sampled, SamplingMessage
 
 __all__ = ["main"]
 
-BUILTINS = ("serve", "packs", "tools", "call", "config", "client-config", "language-packs", "demo")
+BUILTINS = ("serve", "packs", "tools", "call", "config", "client-config", "language-packs", "demo",
+            "install", "uninstall", "new-pack")
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 
 
@@ -41,6 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = load_config(getattr(args, "config", None))
         # Serving logs at the configured level; one-shot commands only warn, so their output stays readable.
+        # The format: --log-format, else [host] log_format, whose default "auto" is text on a terminal.
         default_level = config.host.log_level if args.handler is _serve else "WARNING"
         configure_logging(args.log_level or default_level, args.log_format or config.host.log_format)
         return int(args.handler(args, config) or 0)
@@ -64,7 +65,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         "./parlance.toml, then the user config dir)")
     parser.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], type=str.upper,
                         help="stderr log level (default: [host] log_level, INFO, for serve; WARNING otherwise)")
-    parser.add_argument("--log-format", choices=["json", "text"], help="stderr log format (default: json)")
+    parser.add_argument("--log-format", choices=["json", "text"], help="stderr log format (default: [host] "
+                        "log_format: text when stderr is a terminal, else json)")
 
 
 def _build_parser(commands: list[Command]) -> argparse.ArgumentParser:
@@ -102,6 +104,8 @@ def _build_parser(commands: list[Command]) -> argparse.ArgumentParser:
     config = add("config", "Check the configuration, or show the effective one with secrets masked.", _config)
     config.add_argument("action", choices=["check", "show"])
     config.add_argument("--json", action="store_true", help="machine-readable output")
+    config.add_argument("--strict", action="store_true", help="check: warnings (unknown names, missing paths) "
+                        "are errors too")
 
     demo = add("demo", "Walk through every installed pack over a real MCP connection (embedded defaults, "
                        "loopback only; cleans up after itself).", _demo)
@@ -111,9 +115,41 @@ def _build_parser(commands: list[Command]) -> argparse.ArgumentParser:
                _language_packs)
     lang.add_argument("--json", action="store_true", help="machine-readable output")
 
-    client = add("client-config", "Print the snippet that connects an MCP client to Parlance.", _client_config)
+    client = add("client-config", "Print the snippet that connects an MCP client to Parlance, or merge it into "
+                                  "the client's configuration file (--write).", _client_config)
     client.add_argument("client", choices=["claude", "cursor", "vscode"])
     client.add_argument("--name", default="parlance", help="server name in the client's config (default parlance)")
+    client.add_argument("--write", action="store_true", help="merge the entry into the client's file, keeping every "
+                        "other key; the old file is kept as FILE.<timestamp>.bak")
+    client.add_argument("--dry-run", action="store_true", help="print the diff --write would apply; write nothing")
+    client.add_argument("--path", metavar="FILE", help="the client's file (default: claude_desktop_config.json of "
+                        "this platform, ~/.cursor/mcp.json, ./.vscode/mcp.json)")
+    client.add_argument("--project", action="store_true", help="cursor: this project's .cursor/mcp.json")
+
+    install = add("install", "Install packages (packs) into the environment Parlance runs in, and say which "
+                             "packs appeared. Uses uv when found, else pip.", _install)
+    install.add_argument("packages", nargs="*", metavar="PACKAGE", help="requirement, path or URL, as pip takes them")
+    install.add_argument("-e", "--editable", action="append", default=[], metavar="PATH",
+                         help="install a local folder in editable mode (repeatable)")
+    install.add_argument("-U", "--upgrade", action="store_true", help="upgrade to the newest versions")
+    install.add_argument("--force-reinstall", action="store_true", help="reinstall even if up to date")
+    install.add_argument("--pre", action="store_true", help="allow pre-release versions")
+    install.add_argument("--index-url", metavar="URL", help="package index to use instead of PyPI")
+    install.add_argument("--extra-index-url", action="append", default=[], metavar="URL", help="another index")
+    install.add_argument("-f", "--find-links", action="append", default=[], metavar="PATH_OR_URL",
+                         help="look for wheels here too")
+    install.add_argument("--json", action="store_true", help="machine-readable outcome")
+
+    uninstall = add("uninstall", "Uninstall packages from the environment Parlance runs in, and say which packs "
+                                 "went away.", _uninstall)
+    uninstall.add_argument("packages", nargs="+", metavar="PACKAGE", help="distribution name, e.g. parlance-hello")
+    uninstall.add_argument("--json", action="store_true", help="machine-readable outcome")
+
+    new_pack = add("new-pack", "Create a pack folder: pyproject with the entry point, one typed tool, a README "
+                               "and tests (parlance.testing) that pass as generated.", _new_pack)
+    new_pack.add_argument("name", help="the pack's name, e.g. glossary (distribution parlance-glossary)")
+    new_pack.add_argument("--path", metavar="FOLDER", help="where to create it (default ./parlance-NAME)")
+    new_pack.add_argument("--description", help="one sentence for pyproject.toml and the README")
 
     for command in commands:
         p = add(command.name, f"{command.help} (from pack {command.pack})", _pack_command(command))
@@ -153,10 +189,27 @@ def _pack_command(command: Command) -> Callable[[argparse.Namespace, Config], in
 
 
 def _load_packs(config: Config) -> Any:
-    """The packs and language packs, as `parlance packs`, `config check` and `language-packs` report them."""
+    """The packs and language packs, as `parlance packs`, `config check` and `language-packs` report them:
+    a tool-name collision is reported with the rest rather than raised, and warnings are left to the caller."""
     from parlance.packs import load_packs
 
-    return load_packs(config)
+    return load_packs(config, diagnose=True)
+
+
+def _print_diagnosis(packs: Any) -> int:
+    """Warnings and collisions on stderr (stdout may be JSON); EXIT_USAGE when `serve` would refuse to start."""
+    _print_warnings(packs)
+    for collision in packs.collisions:
+        print(f"parlance: error: {collision}", file=sys.stderr)
+    if packs.collisions:
+        print("parlance: error: `parlance serve` refuses to start until every tool name is served by one pack",
+              file=sys.stderr)
+    return EXIT_USAGE if packs.collisions else EXIT_OK
+
+
+def _print_warnings(packs: Any) -> None:
+    for warning in packs.warnings:
+        print(f"parlance: warning: {warning}", file=sys.stderr)
 
 
 def _load_host(config: Config) -> Any:
@@ -181,6 +234,8 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
         security = http_security(bind, config.host.allowed_hosts, config.host.allowed_origins)
     host = _load_host(config)
     server = build_server(host)
+    if transport == "stdio" and _is_terminal(sys.stdin) and _is_terminal(sys.stderr):
+        print(_stdio_greeting(host), file=sys.stderr, flush=True)  # a person ran it; a client would pipe stdin
     if transport == "http":
         anyio.run(lambda: serve_http(server, bind=bind, port=port, security=security,
                                      max_sessions=config.host.max_sessions,
@@ -191,11 +246,29 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     return EXIT_OK
 
 
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False
+
+
+def _stdio_greeting(host: Any) -> str:
+    """The one line `parlance serve` prints when started by hand in a terminal."""
+    packs = [r.name for r in host.packs.loaded()]
+    tools = len(host.registry.tools)
+    served = f"{tools} tool{'s' if tools != 1 else ''} from pack{'s' if len(packs) != 1 else ''} {', '.join(packs)}" \
+        if packs else "no packs loaded: see `parlance packs`"
+    return (f"Parlance is serving MCP on stdin/stdout ({served}); connect a client with "
+            "`parlance client-config claude` (or cursor, vscode); Ctrl-C stops")
+
+
 def _packs(args: argparse.Namespace, config: Config) -> int:
-    rows = [r.as_dict() for r in _load_packs(config).records]
+    packs = _load_packs(config)
+    rows = [r.as_dict() for r in packs.records]
     if args.json:
         _print_json(rows)
-        return EXIT_OK
+        return _print_diagnosis(packs)
     if not rows:
         print("No packs installed. Install one, e.g. `pip install parlance-i18n`.")
     for row in rows:
@@ -205,7 +278,7 @@ def _packs(args: argparse.Namespace, config: Config) -> int:
             print(f"{'':<17}tools: {', '.join(row['tools'])}")
         if row["error"]:
             print(f"{'':<17}{row['error']}")
-    return EXIT_OK
+    return _print_diagnosis(packs)
 
 
 def _tools(args: argparse.Namespace, config: Config) -> int:
@@ -305,7 +378,9 @@ def _demo(args: argparse.Namespace, config: Config) -> int:
 
 def _language_packs(args: argparse.Namespace, config: Config) -> int:
     # Compat is judged against the versions of the enabled packs, so those are loaded too.
-    rows = [lp.as_dict() for lp in _load_packs(config).language_packs.packs]
+    packs = _load_packs(config)
+    _print_warnings(packs)
+    rows = [lp.as_dict() for lp in packs.language_packs.packs]
     if args.json:
         _print_json(rows)
         return EXIT_OK
@@ -322,44 +397,85 @@ def _language_packs(args: argparse.Namespace, config: Config) -> int:
 
 
 def _config(args: argparse.Namespace, config: Config) -> int:
+    packs = _load_packs(config)
     if args.action == "show":
-        shown = config.show()
+        # Every loaded pack's settings as validated: defaults filled in, paths resolved, secrets masked.
+        effective = {r.name: r.settings.model_dump(mode="json", by_alias=True) for r in packs.loaded() if r.settings}
+        shown = config.show(effective)
         _print_json(shown) if args.json else print(_as_toml_like(shown))
+        if packs.warnings or packs.collisions:
+            print(f"# {len(packs.warnings)} warning(s), {len(packs.collisions)} tool-name collision(s): "
+                  "see `parlance config check`", file=sys.stderr)
         return EXIT_OK
-    records = _load_packs(config).records
-    problems = [r for r in records if r.state in {"failed", "incompatible", "missing"}]
+    records = packs.records
+    problems = [r for r in records if r.state in {"failed", "incompatible", "missing", "conflict"}]
+    ok = not problems and not (args.strict and packs.warnings)
     report = {
         "config": config.source,
-        "ok": not problems,
+        "ok": ok,
         "packs": {r.name: r.state for r in records},
         "problems": [{"pack": r.name, "state": r.state, "error": r.error} for r in problems],
+        "warnings": [w.as_dict() for w in packs.warnings],
     }
     if args.json:
         _print_json(report)
     else:
-        print(f"{config.source}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
+        counts = [f"{len(problems)} problem(s)"] if problems else []
+        counts += [f"{len(packs.warnings)} {'error' if args.strict else 'warning'}(s)"] if packs.warnings else []
+        print(f"{config.source}: {', '.join(counts) or 'ok'}")
         for p in report["problems"]:
             print(f"  pack {p['pack']} {p['state']}: {p['error']}")
-    return EXIT_OK if not problems else EXIT_USAGE
+        for warning in packs.warnings:
+            print(f"  {'error' if args.strict else 'warning'}: {warning}")
+        if packs.collisions:
+            print("  `parlance serve` refuses to start until every tool name is served by one pack")
+    return EXIT_OK if ok else EXIT_USAGE
 
 
 def _client_config(args: argparse.Namespace, config: Config) -> int:
-    exe = shutil.which("parlance")
-    command, prefix = (exe, []) if exe else (sys.executable, ["-m", "parlance"])
-    serve_args = [*prefix, "serve"]
-    if config.path is not None:
-        serve_args += ["--config", str(Path(config.path).resolve())]
-    entry = {"command": command, "args": serve_args}
-    where = {
-        "claude": "claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, "
-                  "Windows: %APPDATA%\\Claude\\)",
-        "cursor": "~/.cursor/mcp.json (all projects) or .cursor/mcp.json (this project)",
-        "vscode": ".vscode/mcp.json in your workspace (or the user-level MCP configuration)",
-    }[args.client]
-    snippet = {"servers": {args.name: {"type": "stdio", **entry}}} if args.client == "vscode" else \
-        {"mcpServers": {args.name: entry}}
-    print(f"# Merge this into {where}", file=sys.stderr)
-    _print_json(snippet)
+    from parlance.client_config import run
+
+    return run(args.client, name=args.name, config_path=config.path, write=args.write, dry_run=args.dry_run,
+               path=args.path, project=args.project)
+
+
+def _install(args: argparse.Namespace, config: Config) -> int:
+    from parlance.install import InstallOptions, install
+
+    options = InstallOptions(editable=tuple(args.editable), upgrade=args.upgrade, force_reinstall=args.force_reinstall,
+                             pre=args.pre, index_url=args.index_url, extra_index_urls=tuple(args.extra_index_url),
+                             find_links=tuple(args.find_links))
+    return _report_install(install(args.packages, options), args.json)
+
+
+def _uninstall(args: argparse.Namespace, config: Config) -> int:
+    from parlance.install import uninstall
+
+    return _report_install(uninstall(args.packages), args.json)
+
+
+def _report_install(outcome: Any, as_json: bool) -> int:
+    if as_json:
+        _print_json(outcome.as_dict())
+    elif outcome.returncode != 0:
+        print(f"parlance: error: {outcome.command[0]} exited with {outcome.returncode}: {' '.join(outcome.command)}",
+              file=sys.stderr)
+    else:
+        print("\n".join(outcome.summary()))
+        if outcome.hint:
+            print(f"\n{outcome.hint}")
+    return EXIT_OK if outcome.returncode == 0 else EXIT_TOOL_ERROR
+
+
+def _new_pack(args: argparse.Namespace, config: Config) -> int:
+    from parlance.scaffold import pack_names, scaffold
+
+    folder, files = scaffold(args.name, Path(args.path) if args.path else None, description=args.description)
+    names = pack_names(args.name)
+    print(f"Created {folder}: pack {names.pack!r}, distribution {names.distribution}, tool {names.tool}")
+    for path in files:
+        print(f"  {path.relative_to(folder)}")
+    print(f"Next: `parlance install -e {folder}` to serve it, and `python -m pytest` in {folder} to test it.")
     return EXIT_OK
 
 

@@ -8,23 +8,38 @@ No file at all means the defaults: stdio, every installed pack enabled.
 Pack tables (`[packs.<name>]`) are kept raw here and validated later by the pack's own model,
 after `${env:NAME}` references (or `${env:NAME:-default}`) are resolved. Values that came from the
 environment are remembered so `parlance config show` can mask them.
+
+One rule for relative paths: a path written in parlance.toml resolves against the folder of that
+file — `[language_packs] paths` here, and every setting a pack's model types as a `Path` when the
+pack's table is validated (`resolve_path_settings`), so packs need not know where the file was. A
+path given on the command line or in an environment variable (`--config`, `$PARLANCE_CONFIG`, a
+setting written as `${env:NAME}...`) resolves against the working folder.
+
+What is probably a typo but does not stop the host — an unknown table or key, a path that does not
+exist — is a `ConfigWarning`, not an error: `parlance config check` lists them, `serve` logs them,
+and `parlance config check --strict` fails on them.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import sys
 import tomllib
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from parlance.errors import ConfigError
 
-__all__ = ["Config", "HostSettings", "find_config_file", "load_config", "resolve_env", "user_config_dir"]
+__all__ = ["Config", "ConfigWarning", "HostSettings", "did_you_mean", "find_config_file", "load_config",
+           "resolve_env", "resolve_path", "user_config_dir"]
 
 HOST_KEYS_IN_PACK_TABLE = frozenset({"prefix", "enabled"})
 _ENV_REF = re.compile(r"\$\{env:([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -40,7 +55,8 @@ class _Section(BaseModel):
 class HostSettings(_Section):
     transport: Literal["stdio", "http"] = "stdio"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    log_format: Literal["json", "text"] = "json"
+    log_format: Literal["auto", "json", "text"] = Field(default="auto", description="auto: text when stderr is a "
+                                                         "terminal, else one JSON object per line")
     bind: str = Field(default="127.0.0.1", description="HTTP bind address; loopback unless you mean it")
     port: int = Field(default=8000, ge=0, le=65535)
     allowed_hosts: list[str] = Field(default=[], description="Host headers HTTP clients may send ('name:port', "
@@ -77,6 +93,31 @@ class _File(_Section):
     language_packs: _LanguagePacksSection = _LanguagePacksSection()
 
 
+_SECTIONS: dict[str, type[BaseModel]] = {"host": HostSettings, "packs": _PacksSection, "tools": _ToolsSection,
+                                         "language_packs": _LanguagePacksSection}
+
+
+@dataclass(frozen=True)
+class ConfigWarning:
+    """A setting that is probably a mistake but does not stop the host: an unknown table, key, pack
+    or tool name, or a configured path that does not exist. Reads like a ConfigError: file, key,
+    what is wrong, the fix (often a did-you-mean)."""
+
+    file: str
+    key: str
+    message: str
+    fix: str | None = None
+
+    def as_error(self) -> ConfigError:
+        return ConfigError(self.message, file=self.file, key=self.key, fix=self.fix)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "key": self.key, "message": self.message, "fix": self.fix, "text": str(self)}
+
+    def __str__(self) -> str:
+        return str(self.as_error())
+
+
 @dataclass
 class Config:
     """The effective configuration."""
@@ -90,10 +131,18 @@ class Config:
     tools_disabled: list[str] = field(default_factory=list)
     language_pack_paths: list[Path] | None = None
     language_packs_autoload: bool = True
+    warnings: list[ConfigWarning] = field(default_factory=list)
+    """What the file itself shows to be likely mistakes (unknown tables and keys, missing paths);
+    the packs add theirs when they load (`PackSet.warnings`)."""
 
     @property
     def source(self) -> str:
         return str(self.path) if self.path else "(defaults: no parlance.toml found)"
+
+    @property
+    def base_dir(self) -> Path:
+        """The folder relative paths in the file resolve against (the working folder without a file)."""
+        return self.path.parent.resolve() if self.path else Path.cwd()
 
     def pack_table(self, pack: str) -> dict[str, Any]:
         return dict(self.pack_tables.get(pack, {}))
@@ -112,11 +161,25 @@ class Config:
             return pack in self.packs_enabled
         return self.packs_autoload
 
-    def show(self) -> dict[str, Any]:
-        """The effective configuration as data, secrets masked (for `parlance config show`)."""
+    def show(self, effective: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The effective configuration as data, secrets masked (for `parlance config show`).
+
+        `effective` holds the validated settings of the loaded packs (`model_dump(mode="json")`),
+        defaults included; a value the file wrote as a `${env:...}` reference is shown as written,
+        never as what it resolved to. A pack without an entry there shows its table as written.
+        """
         tables = {}
-        for pack, table in self.pack_tables.items():
-            tables[pack] = {key: _mask(key, value) for key, value in table.items()}
+        for pack in sorted({*self.pack_tables, *(effective or {})}):
+            raw = self.pack_tables.get(pack, {})
+            settings = (effective or {}).get(pack)
+            if settings is None:
+                tables[pack] = {key: _mask(key, value) for key, value in raw.items()}
+                continue
+            shown = {key: _mask(key, raw[key]) for key in HOST_KEYS_IN_PACK_TABLE if key in raw}
+            for key, value in settings.items():
+                written = raw.get(key)
+                shown[key] = _mask(key, written) if _mentions_env(written) else _mask(key, value)
+            tables[pack] = shown
         return {
             "source": self.source,
             "host": self.host.model_dump(),
@@ -176,8 +239,13 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
 
 
 def config_from_dict(raw: dict[str, Any], *, path: Path | None = None) -> Config:
-    """Validate a parsed parlance.toml (also used by tests and `parlance.testing.connect`)."""
+    """Validate a parsed parlance.toml (also used by tests and `parlance.testing.connect`).
+
+    Unknown tables and keys are left out with a warning each (a did-you-mean when one is close);
+    a known key with a wrong value is a ConfigError.
+    """
     source = str(path) if path else "<config>"
+    raw, warnings = _known_keys_only(raw, source)
     try:
         parsed = _File.model_validate(raw)
     except ValidationError as exc:
@@ -195,8 +263,12 @@ def config_from_dict(raw: dict[str, Any], *, path: Path | None = None) -> Config
             raise ConfigError(f"expected a table, got {table!r}", file=source, key=f"packs.{name}",
                               fix=f"write it as a [packs.{name}] table")
         tables[name] = table
-    base = path.parent if path else Path.cwd()
+    base = path.parent.resolve() if path else Path.cwd()
     paths = parsed.language_packs.paths
+    language_pack_paths = [resolve_path(p, base) for p in paths] if paths is not None else None
+    for written, resolved in zip(paths or [], language_pack_paths or []):
+        if not resolved.exists():
+            warnings.append(_missing_path(source, "language_packs.paths", written, resolved))
     return Config(
         path=path,
         host=parsed.host,
@@ -205,9 +277,221 @@ def config_from_dict(raw: dict[str, Any], *, path: Path | None = None) -> Config
         packs_autoload=parsed.packs.autoload,
         pack_tables=tables,
         tools_disabled=parsed.tools.disabled,
-        language_pack_paths=[(base / p).resolve() for p in paths] if paths is not None else None,
+        language_pack_paths=language_pack_paths,
         language_packs_autoload=parsed.language_packs.autoload,
+        warnings=warnings,
     )
+
+
+def did_you_mean(word: str, known: Iterable[str], *, quote: Callable[[str], str] = repr) -> str | None:
+    """`did you mean 'x'?` for the closest of `known`, or None when nothing is close."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f"did you mean {quote(close[0])}?" if close else None
+
+
+def _known_keys_only(raw: dict[str, Any], source: str) -> tuple[dict[str, Any], list[ConfigWarning]]:
+    """`raw` without the tables and keys no section knows, and a warning for each one left out."""
+    warnings: list[ConfigWarning] = []
+    kept: dict[str, Any] = {}
+    for name, value in raw.items():
+        section = _SECTIONS.get(name)
+        if section is None:
+            if isinstance(value, dict):
+                fix = did_you_mean(name, _SECTIONS, quote=lambda s: f"[{s}]")
+                warnings.append(ConfigWarning(source, name, "unknown table, ignored",
+                                              fix or f"the tables are {_listing(f'[{s}]' for s in _SECTIONS)}"))
+            else:
+                owner = next((s for s, m in _SECTIONS.items() if name in m.model_fields), None)
+                fix = f"move it into [{owner}]" if owner else did_you_mean(name, _SECTIONS, quote=lambda s: f"[{s}]")
+                warnings.append(ConfigWarning(source, name, "unknown key outside any table, ignored",
+                                              fix or f"the tables are {_listing(f'[{s}]' for s in _SECTIONS)}"))
+            continue
+        if not isinstance(value, dict):
+            kept[name] = value  # validation says "expected a table"
+            continue
+        fields = list(section.model_fields)
+        kept[name] = {}
+        for key, item in value.items():
+            if key in fields or (name == "packs" and isinstance(item, dict)):  # [packs.<name>] tables
+                kept[name][key] = item
+                continue
+            extra = " and one [packs.<name>] table per pack" if name == "packs" else ""
+            warnings.append(ConfigWarning(source, f"{name}.{key}", "unknown key, ignored",
+                                          did_you_mean(key, fields) or f"[{name}] takes {_listing(fields)}{extra}"))
+    return kept, warnings
+
+
+def _listing(names: Iterable[str]) -> str:
+    return ", ".join(names)
+
+
+def resolve_path(value: str | os.PathLike[str], base: Path) -> Path:
+    """`value` as an absolute path: `~` expanded, a relative path taken from `base`."""
+    path = Path(value).expanduser()
+    return (path if path.is_absolute() else base / path).resolve()
+
+
+def _missing_path(source: str, key: str, written: str, resolved: Path) -> ConfigWarning:
+    where = f"{written!r}" if str(resolved) == written else f"{written!r} ({resolved})"
+    try:
+        siblings = [p.name for p in resolved.parent.iterdir()] if resolved.parent.is_dir() else []
+    except OSError:  # unreadable folder: no suggestion
+        siblings = []
+    close = did_you_mean(resolved.name, siblings)
+    return ConfigWarning(source, key, f"{where} does not exist",
+                         close or "create it, or correct the path: a relative one starts at this file's folder")
+
+
+# --- the path settings of a pack's model ----------------------------------------------------------
+
+CREATED_MARKER = "x-parlance-created"
+"""`Field(json_schema_extra={"x-parlance-created": True})` marks a path setting the pack creates
+(an output file, a database): it is resolved like any other, but not reported when missing."""
+
+_SEQUENCES = (list, tuple, set, frozenset, Sequence)  # typing.get_origin(typing.Sequence[X]) is the abc
+_MAPPINGS = (dict, Mapping)
+PathVisitor = Callable[[str, str, bool], Any]
+"""(the string the table holds, its dotted key, whether the setting names something the pack creates)."""
+
+
+def resolve_path_settings(model: type[BaseModel], table: dict[str, Any], base: Path, *, key: str) -> dict[str, Any]:
+    """`table` with every relative path the model types as a `Path` made absolute from `base`.
+
+    Runs on the table as written, before `${env:...}` references are resolved: a value that starts
+    with one came from the environment and is left to resolve against the working folder.
+    """
+    def resolve(value: str, where: str, created: bool) -> str:
+        return value if value.startswith("${env:") else str(resolve_path(value, base))
+
+    return visit_path_settings(model, table, resolve, key=key)
+
+
+def missing_path_settings(model: type[BaseModel], table: dict[str, Any], *, file: str, key: str) -> list[ConfigWarning]:
+    """A warning for each path setting in `table` (as validated) that does not exist."""
+    found: list[ConfigWarning] = []
+
+    def check(value: str, where: str, created: bool) -> str:
+        path = Path(value)
+        if not created and not path.exists():
+            found.append(_missing_path(file, where, value, path.resolve()))
+        return value
+
+    visit_path_settings(model, table, check, key=key)
+    return found
+
+
+def visit_path_settings(model: type[BaseModel], table: dict[str, Any], visit: PathVisitor, *, key: str) -> dict[str, Any]:
+    """Call `visit` on every string of `table` that `model` types as a path (`Path`, `list[Path]`,
+    `Path | None`, `dict[str, Path]`, nested models, ...); returns the table with its results."""
+    return _visit_model(model, table, visit, key)
+
+
+def _visit_model(model: type[BaseModel], table: dict[str, Any], visit: PathVisitor, key: str) -> dict[str, Any]:
+    out = dict(table)
+    for name, info in model.model_fields.items():
+        created = isinstance(info.json_schema_extra, dict) and bool(info.json_schema_extra.get(CREATED_MARKER))
+        created = created or _is_new_path(info.metadata)
+        for written in _keys_of(name, info):
+            if written in out:
+                out[written] = _visit(info.annotation, out[written], visit, f"{key}.{written}", created)
+    return out
+
+
+def _visit(annotation: Any, value: Any, visit: PathVisitor, key: str, created: bool) -> Any:
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _visit(args[0], value, visit, key, created or _is_new_path(args[1:]))
+    if _is_path(annotation):
+        return visit(value, key, created) if isinstance(value, str) else value
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        if isinstance(value, str):
+            chosen = next((a for a in options if _is_path(_bare(a))), None)
+        else:
+            chosen = next((a for a in options if _shape_fits(a, value)), None)
+        return value if chosen is None else _visit(chosen, value, visit, key, created)
+    if isinstance(value, list) and origin in _SEQUENCES:
+        if origin is tuple and args and args[-1] is not Ellipsis:  # tuple[Path, int]: one type per position
+            return [_visit(args[i], v, visit, f"{key}[{i}]", created) if i < len(args) else v
+                    for i, v in enumerate(value)]
+        item = args[0] if args else Any
+        return [_visit(item, v, visit, f"{key}[{i}]", created) for i, v in enumerate(value)]
+    if isinstance(value, dict) and origin in _MAPPINGS and len(args) == 2:
+        return {k: _visit(args[1], v, visit, f"{key}.{k}", created) for k, v in value.items()}
+    if isinstance(value, dict) and _is_model(annotation):
+        return _visit_model(annotation, value, visit, key)
+    return value
+
+
+def _bare(annotation: Any) -> Any:
+    return typing.get_args(annotation)[0] if typing.get_origin(annotation) is typing.Annotated else annotation
+
+
+def _shape_fits(annotation: Any, value: Any) -> bool:
+    bare = _bare(annotation)
+    origin = typing.get_origin(bare)
+    if isinstance(value, list):
+        return origin in _SEQUENCES
+    if isinstance(value, dict):
+        return origin in _MAPPINGS or _is_model(bare)
+    return False
+
+
+def _is_path(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, PurePath)
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _is_new_path(metadata: Iterable[Any]) -> bool:
+    return any(getattr(m, "path_type", None) == "new" for m in metadata)
+
+
+def unknown_setting_keys(model: type[BaseModel], table: dict[str, Any], *, key: str) -> list[tuple[str, list[str]]]:
+    """(dotted key, the keys its table takes) for each key of `table` that `model` has no field for.
+
+    A model (or a nested one) that sets `extra` itself ("allow", "ignore") is taken at its word;
+    one that does not is held to `extra="forbid"`, whatever pydantic's default.
+    """
+    found: list[tuple[str, list[str]]] = []
+
+    def check(model: type[BaseModel], table: dict[str, Any], where: str) -> None:
+        accepted = {written: name for name, info in model.model_fields.items() for written in _keys_of(name, info)}
+        if model.model_config.get("extra") in (None, "forbid"):
+            found.extend((f"{where}.{k}", list(accepted)) for k in table if k not in accepted)
+        for written, value in table.items():
+            if written in accepted:
+                _each_model(model.model_fields[accepted[written]].annotation, value, f"{where}.{written}", check)
+
+    check(model, table, key)
+    return found
+
+
+def _keys_of(name: str, info: Any) -> list[str]:
+    """The keys a table may use for a field: its name and its string aliases."""
+    return list(dict.fromkeys([name, *(a for a in (info.alias, info.validation_alias) if isinstance(a, str))]))
+
+
+def _each_model(annotation: Any, value: Any, where: str,
+                check: Callable[[type[BaseModel], dict[str, Any], str], None]) -> None:
+    """Call `check` on each nested table that `annotation` types as a pydantic model."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        _each_model(args[0], value, where, check)
+    elif origin in (typing.Union, types.UnionType):
+        chosen = next((a for a in args if _shape_fits(a, value)), None)
+        if chosen is not None:
+            _each_model(chosen, value, where, check)
+    elif isinstance(value, dict) and _is_model(annotation):
+        check(annotation, value, where)
+    elif isinstance(value, list) and origin in _SEQUENCES and args:
+        for i, item in enumerate(value):
+            _each_model(args[0], item, f"{where}[{i}]", check)
+    elif isinstance(value, dict) and origin in _MAPPINGS and len(args) == 2:
+        for k, item in value.items():
+            _each_model(args[1], item, f"{where}.{k}", check)
 
 
 def resolve_env(value: Any, *, file: str, key: str) -> Any:
@@ -227,6 +511,16 @@ def resolve_env(value: Any, *, file: str, key: str) -> Any:
     if isinstance(value, list):
         return [resolve_env(v, file=file, key=f"{key}[{i}]") for i, v in enumerate(value)]
     return value
+
+
+def _mentions_env(value: Any) -> bool:
+    if isinstance(value, str):
+        return bool(_ENV_REF.search(value))
+    if isinstance(value, dict):
+        return any(_mentions_env(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_mentions_env(v) for v in value)
+    return False
 
 
 def _mask(key: str, value: Any) -> Any:

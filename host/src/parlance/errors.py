@@ -14,6 +14,7 @@ raises is a bug: the client gets `INTERNAL` with no exception text, and the trac
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 __all__ = [
@@ -46,15 +47,21 @@ class PackError(ParlanceError):
 
 
 class ToolNameCollision(PackError):
-    """Two packs registered the same tool name; the host refuses to start rather than guess."""
+    """Two packs registered the same tool name; the host refuses to start rather than guess.
 
-    def __init__(self, tool: str, first_pack: str, second_pack: str):
+    The fixes name one pack's tool (`[tools] disabled = ["second:tool"]`), and a prefix for a pack
+    it would rename: not one in `prefixed` (which has a prefix already), nor one whose tool already
+    starts with `<pack>_` (a prefix is not applied twice).
+    """
+
+    def __init__(self, tool: str, first_pack: str, second_pack: str, *, prefixed: Collection[str] = ()):
         self.tool, self.first_pack, self.second_pack = tool, first_pack, second_pack
-        super().__init__(
-            f"tool {tool!r} is registered by both pack {first_pack!r} and pack {second_pack!r}. "
-            f"Fix: disable one of them in parlance.toml ([tools] disabled = [\"{tool}\"]), "
-            f"or give one pack a prefix ([packs.{second_pack}] prefix = \"{second_pack}_\")."
-        )
+        fixes = f"disable one pack's tool in parlance.toml ([tools] disabled = [\"{second_pack}:{tool}\"])"
+        renamable = [p for p in (second_pack, first_pack) if p not in prefixed and not tool.startswith(f"{p}_")]
+        if renamable:
+            fixes += f", or give one pack a prefix ([packs.{renamable[0]}] prefix = \"{renamable[0]}_\")"
+        super().__init__(f"tool {tool!r} is registered by both pack {first_pack!r} and pack {second_pack!r}. "
+                         f"Fix: {fixes}.")
 
 
 class ToolError(ParlanceError):

@@ -1,4 +1,5 @@
-"""Logging to stderr: one JSON object per line by default, or plain text.
+"""Logging to stderr: one JSON object per line, or plain text; by default ("auto") text when stderr
+is a terminal, where a person reads it, and JSON otherwise, where a program does.
 
 Set up only by the CLI's entry function (nothing happens at import time). Lines are buffered:
 warnings and errors are flushed at once, info lines within 0.2 s; the per-call line is also made
@@ -190,8 +191,11 @@ def log_call(fields: dict[str, Any]) -> None:
         call_log.info("tool.call", extra=fields)
 
 
-def configure_logging(level: str = "INFO", fmt: str = "json", stream: TextIO | None = None) -> None:
-    """Route all logging to stderr in the chosen format. Called once by the CLI."""
+def configure_logging(level: str = "INFO", fmt: str = "auto", stream: TextIO | None = None) -> None:
+    """Route all logging to stderr in the chosen format ("json", "text", or "auto": text when the
+    stream is a terminal). Called once by the CLI."""
+    if fmt == "auto":
+        fmt = "text" if _is_terminal(stream or sys.stderr) else "json"
     target = stream or io.TextIOWrapper(open(os.dup(sys.stderr.fileno()), "wb", buffering=1 << 16),
                                         encoding="utf-8", errors="backslashreplace", write_through=False)
     global _handler
@@ -210,3 +214,10 @@ def configure_logging(level: str = "INFO", fmt: str = "json", stream: TextIO | N
     # Libraries' debug and info lines are filtered out at the handler; not even making them is cheaper.
     for noisy in CHATTY_LOGGERS:
         logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False

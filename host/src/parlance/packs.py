@@ -6,6 +6,16 @@ or asks a hook for an argument its hookspec does not pass, fails a hook, has set
 rejects, or was written for another host API is recorded as `failed` or `incompatible` with the
 reason and skipped: the host serves the rest. `PARLANCE_STRICT_PACKS=1` turns any such failure into
 an error.
+
+Two packs serving one tool name stop the host (`ToolNameCollision`), except when loading to
+diagnose (`parlance packs`, `parlance config check`): then the second pack is recorded as
+`conflict` with the fixes, and everything else is still reported. Loading also checks the
+configuration against what is installed — unknown pack names, `[tools] disabled` entries no pack
+registers, path settings that do not exist — and collects `ConfigWarning`s with a did-you-mean.
+
+A pack's settings table is validated by the pack's model with the host's rules on top: unknown
+keys are rejected (with a did-you-mean) unless the model sets `extra` itself, and relative `Path`
+settings resolve against the config file's folder.
 """
 
 from __future__ import annotations
@@ -25,7 +35,16 @@ import pluggy
 from pydantic import BaseModel, ValidationError
 
 from parlance import HOST_API
-from parlance.config import HOST_KEYS_IN_PACK_TABLE, Config, resolve_env
+from parlance.config import (
+    HOST_KEYS_IN_PACK_TABLE,
+    Config,
+    ConfigWarning,
+    did_you_mean,
+    missing_path_settings,
+    resolve_env,
+    resolve_path_settings,
+    unknown_setting_keys,
+)
 from parlance.errors import ConfigError, PackError, ToolNameCollision
 from parlance.hookspecs import PROJECT, PackSpec
 from parlance.language_packs import LanguagePacks, LanguagePackSet, discover_language_packs
@@ -36,7 +55,7 @@ __all__ = ["PACKS_GROUP", "PackRecord", "PackSet", "discover", "load_packs", "re
 logger = logging.getLogger(__name__)
 
 PACKS_GROUP = "parlance.packs"
-State = Literal["loaded", "disabled", "failed", "incompatible", "missing"]
+State = Literal["loaded", "disabled", "failed", "incompatible", "missing", "conflict"]
 
 
 @dataclass
@@ -74,6 +93,10 @@ class PackSet:
     manager: pluggy.PluginManager
     registry: Registry
     language_packs: LanguagePackSet = field(default_factory=lambda: LanguagePackSet([]))
+    collisions: list[ToolNameCollision] = field(default_factory=list)
+    """Tool names two packs claim (seen only with `diagnose=True`; otherwise the first is raised)."""
+    warnings: list[ConfigWarning] = field(default_factory=list)
+    """Likely mistakes in the configuration: the file's own, then those found against the packs."""
 
     def loaded(self) -> list[PackRecord]:
         return [r for r in self.records if r.state == "loaded"]
@@ -124,15 +147,24 @@ def allow_list() -> list[str] | None:
     return [name.strip() for name in raw.split(",") if name.strip()]
 
 
-def load_packs(config: Config, *, plugins: dict[str, Any] | None = None) -> PackSet:
+def load_packs(config: Config, *, plugins: dict[str, Any] | None = None, diagnose: bool = False) -> PackSet:
     """Load the enabled packs: installed ones by entry point, plus `plugins` given as objects (tests).
 
-    Raises ToolNameCollision when two packs claim one tool name; raises PackError for any other pack
-    failure only in strict mode. What a pack prints while it imports or registers goes to stderr:
-    stdout is the wire when serving stdio.
+    Raises ToolNameCollision when two packs claim one tool name, unless `diagnose` (then the
+    collisions are in `PackSet.collisions` and the second pack of each is `conflict`); raises
+    PackError for any other pack failure only in strict mode. Configuration warnings are logged,
+    unless `diagnose` (the caller shows them). What a pack prints while it imports or registers goes
+    to stderr: stdout is the wire when serving stdio.
     """
     with contextlib.redirect_stdout(sys.stderr):
-        return _load(config, plugins)
+        packs = _load(config, plugins)
+    if not diagnose:
+        # Logged before a collision is raised: a typo in the entry meant to fix it is the likely cause.
+        for warning in packs.warnings:
+            logger.warning("config.warning", extra={"key": warning.key, "reason": str(warning)})
+        if packs.collisions:
+            raise packs.collisions[0]
+    return packs
 
 
 def _load(config: Config, plugins: dict[str, Any] | None) -> PackSet:
@@ -169,23 +201,56 @@ def _load(config: Config, plugins: dict[str, Any] | None) -> PackSet:
     language_packs.check_compat(
         {r.name: str(v) for r in imported if (v := getattr(r.plugin, "PARLANCE_LANGUAGE_PACK_VERSION", None))}
     )
+    packs = PackSet(records=records, manager=manager, registry=registry, language_packs=language_packs,
+                    warnings=list(config.warnings))
+    stagings: list[Staging] = []
     for record in imported:
         try:
-            _register_one(record, config, manager, registry, language_packs)
-        except ToolNameCollision:
-            raise
+            _register_one(record, config, packs, stagings)
         except (ConfigError, PackError) as exc:
             _fail(record, manager, "failed", str(exc), strict)
 
     wanted = env_allow if env_allow is not None else (config.packs_enabled or [])
     for name in wanted:
         if name not in candidates:
-            message = f"pack {name!r} is enabled but not installed (install the distribution that provides it)"
+            hint = did_you_mean(name, candidates) or "install the distribution that provides it"
+            message = f"pack {name!r} is enabled but not installed ({hint})"
             records.append(PackRecord(name=name, state="missing", error=message))
             logger.warning("pack.missing", extra={"pack": name})
             if strict:
                 raise PackError(message)
-    return PackSet(records=records, manager=manager, registry=registry, language_packs=language_packs)
+    packs.warnings += _unknown_names(config, list(candidates), stagings)
+    return packs
+
+
+def _unknown_names(config: Config, installed: list[str], stagings: list[Staging]) -> list[ConfigWarning]:
+    """Warnings for pack names nothing installed has, and `[tools] disabled` entries no pack registered."""
+    found: list[ConfigWarning] = []
+    file = config.source
+
+    def unknown_pack(name: str, key: str) -> ConfigWarning:
+        fix = did_you_mean(name, installed) or f"installed: {', '.join(installed) or 'none'} (see `parlance packs`)"
+        return ConfigWarning(file, key, f"no pack named {name!r} is installed", fix)
+
+    found += [unknown_pack(name, f"packs.{name}") for name in config.pack_tables if name not in installed]
+    found += [unknown_pack(name, "packs.disabled") for name in config.packs_disabled if name not in installed]
+    matched = set().union(*(s.disabled_matched for s in stagings))
+    by_pack = {s.pack: s.tool_names for s in stagings}
+    served = [name for s in stagings for name in s.tool_names]
+    for entry in config.tools_disabled:
+        if entry in matched:
+            continue
+        pack, sep, tool = entry.partition(":")
+        if not sep:
+            fix = did_you_mean(entry, served) or "see `parlance tools` for the names"
+            found.append(ConfigWarning(file, "tools.disabled", f"no loaded pack registers a tool named {entry!r}", fix))
+        elif pack not in installed:
+            found.append(unknown_pack(pack, "tools.disabled"))
+        elif pack in by_pack:  # a pack that did not load: its tool names are unknown, so nothing to say
+            fix = did_you_mean(tool, by_pack[pack], quote=lambda t: repr(f"{pack}:{t}"))
+            found.append(ConfigWarning(file, "tools.disabled", f"pack {pack!r} registers no tool named {tool!r}",
+                                       fix or f"its tools: {', '.join(by_pack[pack]) or 'none'}"))
+    return found
 
 
 def _import_one(record: PackRecord, source: Any) -> None:
@@ -201,9 +266,8 @@ def _import_one(record: PackRecord, source: Any) -> None:
     record.plugin = plugin
 
 
-def _register_one(record: PackRecord, config: Config, manager: pluggy.PluginManager, registry: Registry,
-                  language_packs: LanguagePackSet) -> None:
-    plugin = record.plugin
+def _register_one(record: PackRecord, config: Config, packs: PackSet, stagings: list[Staging]) -> None:
+    manager, registry, plugin = packs.manager, packs.registry, record.plugin
     if mismatches := _hook_mismatches(manager, plugin):
         raise PackError(f"{'; '.join(mismatches)}; make its hooks match parlance.hookspecs (host API {HOST_API})")
     try:
@@ -212,10 +276,11 @@ def _register_one(record: PackRecord, config: Config, manager: pluggy.PluginMana
         raise PackError(f"its hooks do not fit the hookspecs: {' '.join(str(exc).split())}") from None
     staging = Staging(pack=record.name, prefix=config.prefix_for(record.name),
                       disabled_tools=frozenset(config.tools_disabled))
-    view = record.language_packs = language_packs.view(record.name)
+    stagings.append(staging)
+    view = record.language_packs = packs.language_packs.view(record.name)
     try:
         only_this = _only(manager, plugin)
-        record.settings = _settings(record.name, only_this, config)
+        record.settings = _settings(record.name, only_this, config, packs.warnings)
         for hook, register in (("parlance_register_tools", staging.register_tool),
                                ("parlance_register_prompts", staging.register_prompt),
                                ("parlance_register_resources", staging.register_resource)):
@@ -225,6 +290,12 @@ def _register_one(record: PackRecord, config: Config, manager: pluggy.PluginMana
     except Exception as exc:  # a hook raised: the pack is skipped with the reason
         logger.debug("pack.hook_failed", extra={"pack": record.name}, exc_info=True)
         raise PackError(f"a hook raised {exc.__class__.__name__}: {exc}") from None
+    if collisions := registry.collisions(staging):
+        packs.collisions += collisions
+        manager.unregister(plugin)
+        record.state, record.error = "conflict", " ".join(map(str, collisions))
+        record.tools = [t.name for t in staging.tools]
+        return
     registry.commit(staging)
     record.state = "loaded"
     record.tools = [t.name for t in staging.tools]
@@ -287,25 +358,35 @@ def _only(manager: pluggy.PluginManager, plugin: Any) -> Any:
     return lambda hook: manager.subset_hook_caller(hook, remove_plugins=others)
 
 
-def _settings(pack: str, only_this: Any, config: Config) -> BaseModel | None:
+def _settings(pack: str, only_this: Any, config: Config, warnings: list[ConfigWarning]) -> BaseModel | None:
+    """The pack's settings: its table validated by its model, with the host's rules on top (see the
+    module docstring). Paths that do not exist are added to `warnings`."""
     model = only_this("parlance_declare_settings")()
     table = {k: v for k, v in config.pack_table(pack).items() if k not in HOST_KEYS_IN_PACK_TABLE}
-    key = f"packs.{pack}"
+    key, file = f"packs.{pack}", config.source
     if model is None:
         if table:
-            raise ConfigError(f"pack {pack!r} takes no settings, got {sorted(table)}", file=config.source, key=key,
+            raise ConfigError(f"pack {pack!r} takes no settings, got {sorted(table)}", file=file, key=key,
                               fix="remove those keys")
         return None
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         raise PackError(f"parlance_declare_settings returned {model!r}, not a pydantic model class")
-    resolved = resolve_env(table, file=config.source, key=key)
+    for where, accepted in unknown_setting_keys(model, table, key=key)[:1]:
+        name = where.rsplit(".", 1)[-1]
+        fix = did_you_mean(name, [*accepted, *HOST_KEYS_IN_PACK_TABLE]) or \
+            f"[{where.rsplit('.', 1)[0]}] takes {', '.join(accepted) or 'no keys'}"
+        raise ConfigError(f"unknown key {name!r}", file=file, key=where, fix=fix)
+    table = resolve_path_settings(model, table, config.base_dir, key=key)
+    resolved = resolve_env(table, file=file, key=key)
     try:
-        return model.model_validate(resolved)
+        settings = model.model_validate(resolved)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join([key, *(str(p) for p in first["loc"])])
         hint = "remove it" if first["type"] == "extra_forbidden" else f"see the settings of pack {pack!r}"
-        raise ConfigError(first["msg"], file=config.source, key=where, fix=hint) from None
+        raise ConfigError(first["msg"], file=file, key=where, fix=hint) from None
+    warnings += missing_path_settings(model, resolved, file=file, key=key)
+    return settings
 
 
 def _compatible(required: str, provided: str) -> bool:

@@ -3,6 +3,10 @@
 A pack's `register(...)` calls are staged per pack and committed only when all of the pack's hooks
 succeeded, so a pack that fails halfway leaves nothing behind. Committing is where name collisions
 between packs are caught.
+
+A pack's `prefix` is prepended to each name it registers, unless the name already starts with it
+(`prefix = "wordcount_"` keeps `wordcount_count` as it is). `[tools] disabled` names a tool as
+served, as its pack registered it, or as `pack:tool` for one pack's tool only.
 """
 
 from __future__ import annotations
@@ -84,6 +88,19 @@ class Staging:
     prompts: list[PromptDefinition] = field(default_factory=list)
     resources: list[ResourceDefinition] = field(default_factory=list)
     skipped_tools: list[str] = field(default_factory=list)
+    disabled_matched: set[str] = field(default_factory=set)
+    """The `[tools] disabled` entries that named one of this pack's tools."""
+    tool_names: list[str] = field(default_factory=list)
+    """Every tool name this pack registered, as served (disabled ones included)."""
+
+    def exposed(self, name: str) -> str:
+        """The name clients see: the prefix plus `name`, or `name` when it already carries the prefix."""
+        return name if self.prefix and name.startswith(self.prefix) else f"{self.prefix}{name}"
+
+    def _is_disabled(self, name: str, exposed: str) -> bool:
+        hits = {name, exposed, f"{self.pack}:{name}", f"{self.pack}:{exposed}"} & self.disabled_tools
+        self.disabled_matched |= hits
+        return bool(hits)
 
     # --- the callbacks handed to the pack ---------------------------------------------------------
 
@@ -102,9 +119,10 @@ class Staging:
         output_schema: dict[str, Any] | None = None,
         on_invalid_arguments: InvalidArgumentsMapper | None = None,
     ) -> None:
-        exposed = f"{self.prefix}{name}"
+        exposed = self.exposed(name)
         self._check_name("tool", name, exposed, [t.name for t in self.tools])
-        if name in self.disabled_tools or exposed in self.disabled_tools:
+        self.tool_names.append(exposed)
+        if self._is_disabled(name, exposed):
             self.skipped_tools.append(exposed)
             return
         input_model, output_model, takes_context = _tool_signature(handler, name)
@@ -148,7 +166,7 @@ class Staging:
         title: str | None = None,
         description: str | None = None,
     ) -> None:
-        exposed = f"{self.prefix}{name}"
+        exposed = self.exposed(name)
         self._check_name("prompt", name, exposed, [p.name for p in self.prompts])
         args_model, _, _ = _tool_signature(handler, name)
         arguments = tuple(
@@ -197,13 +215,18 @@ class Registry:
         self.prompts: dict[str, PromptDefinition] = {}
         self.resources: dict[str, ResourceDefinition] = {}
         self.resource_templates: list[ResourceDefinition] = []
+        self._prefixed: set[str] = set()  # packs that have a prefix: suggesting one to them would not help
+
+    def collisions(self, staging: Staging) -> list[ToolNameCollision]:
+        """Each tool of `staging` whose name a committed pack already serves."""
+        prefixed = self._prefixed | ({staging.pack} if staging.prefix else set())
+        return [ToolNameCollision(tool.name, self.tools[tool.name].pack, staging.pack, prefixed=prefixed)
+                for tool in staging.tools if tool.name in self.tools]
 
     def commit(self, staging: Staging) -> None:
         """Adopt a pack's registrations; raise ToolNameCollision before changing anything."""
-        for tool in staging.tools:
-            owner = self.tools.get(tool.name)
-            if owner is not None:
-                raise ToolNameCollision(tool.name, owner.pack, staging.pack)
+        if collisions := self.collisions(staging):
+            raise collisions[0]
         for prompt in staging.prompts:
             if prompt.name in self.prompts:
                 raise PackError(
@@ -213,6 +236,8 @@ class Registry:
         for resource in staging.resources:
             if resource.uri in self.resources or any(t.uri == resource.uri for t in self.resource_templates):
                 raise PackError(f"resource {resource.uri!r} is registered by two packs, the second is {staging.pack!r}")
+        if staging.prefix:
+            self._prefixed.add(staging.pack)
         self.tools.update((t.name, t) for t in staging.tools)
         self.prompts.update((p.name, p) for p in staging.prompts)
         for resource in staging.resources:

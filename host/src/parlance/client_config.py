@@ -1,0 +1,224 @@
+"""`parlance client-config`: the entry that makes an MCP client start Parlance, printed or merged.
+
+The entry names this installation by absolute path (the `parlance` script next to the running
+interpreter, or `python -m parlance`) and the configuration file in use, so the client can start it
+from any folder. A run from uv's cache (`uvx`) names `uvx` instead, since that environment is
+temporary.
+
+`--write` merges the entry into the client's file: every other key is kept (and every other key of
+an existing entry of the same name, e.g. its `env`), the old file is copied to a timestamped backup,
+and the new one replaces it atomically (a temporary file in the same folder, then `os.replace`).
+`--dry-run` prints the unified diff instead. A file that is not plain JSON (comments, trailing
+commas) is left alone with an error, never rewritten without them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import importlib.metadata
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from parlance.errors import ConfigError
+
+__all__ = ["CLIENTS", "default_path", "merge", "run", "server_entry", "snippet", "write_atomically"]
+
+CLIENTS = ("claude", "cursor", "vscode")
+WHERE = {
+    "claude": "claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, "
+              "Windows: %APPDATA%\\Claude\\, Linux: ~/.config/Claude/)",
+    "cursor": "~/.cursor/mcp.json (all projects) or .cursor/mcp.json (this project)",
+    "vscode": ".vscode/mcp.json in your workspace (or the user-level MCP configuration)",
+}
+
+
+def _top_key(client: str) -> str:
+    return "servers" if client == "vscode" else "mcpServers"
+
+
+# --- the entry ------------------------------------------------------------------------------------
+
+
+def server_entry(client: str, config_path: str | os.PathLike[str] | None) -> dict[str, Any]:
+    """`{"command": ..., "args": [...]}` (plus `"type": "stdio"` for VS Code), all paths absolute."""
+    command, args = _serve_command()
+    if config_path is not None:
+        args += ["--config", str(Path(config_path).resolve())]
+    entry: dict[str, Any] = {"command": command, "args": args}
+    return {"type": "stdio", **entry} if client == "vscode" else entry
+
+
+def _serve_command() -> tuple[str, list[str]]:
+    if _in_uv_cache(Path(sys.prefix)):
+        uvx = shutil.which("uvx")
+        if uvx:
+            return str(Path(uvx).absolute()), [*_uvx_requirements(), "parlance", "serve"]
+    bindir = Path(sys.executable).absolute().parent  # never resolved: a venv's python is a symlink
+    script = bindir / ("parlance.exe" if os.name == "nt" else "parlance")
+    if script.is_file():
+        return str(script), ["serve"]
+    return str(Path(sys.executable).absolute()), ["-m", "parlance", "serve"]
+
+
+def _in_uv_cache(prefix: Path) -> bool:
+    """True for the temporary environments `uvx` / `uv tool run` build in uv's cache."""
+    return any(part.startswith("archive-v") for part in prefix.parts)
+
+
+def _uvx_requirements() -> list[str]:
+    """`--from DIST --with PACK ...`: the distribution that brought the `parlance` command (the one no
+    other one requires, e.g. the bundle rather than the host alone) and every pack it does not bring."""
+    from parlance.install import canonical, command_distributions, host_distribution, required_names
+
+    candidates = command_distributions() or [host_distribution()]
+    top = next((d for d in candidates
+                if not any(canonical(d.metadata["Name"]) in required_names(o) for o in candidates if o is not d)),
+               candidates[0])
+    brought = required_names(top) | {canonical(top.metadata["Name"])}
+    extra = sorted({ep.dist.metadata["Name"] for group in ("parlance.packs", "parlance.language_packs")
+                    for ep in importlib.metadata.entry_points(group=group)
+                    if ep.dist is not None and canonical(ep.dist.metadata["Name"]) not in brought})
+    return ["--from", top.metadata["Name"], *(w for name in extra for w in ("--with", name))]
+
+
+def snippet(client: str, name: str, entry: Mapping[str, Any]) -> dict[str, Any]:
+    return {_top_key(client): {name: dict(entry)}}
+
+
+# --- the client's file ----------------------------------------------------------------------------
+
+
+def default_path(client: str, *, project: bool = False, platform: str = sys.platform,
+                 environ: Mapping[str, str] = os.environ) -> Path:
+    """The file a client reads its MCP servers from. `project`: Cursor's per-project file."""
+    home = Path.home()
+    if client == "claude":
+        if project:
+            raise ConfigError("Claude Desktop has no per-project configuration", fix="drop --project")
+        if platform == "darwin":
+            folder = home / "Library" / "Application Support"
+        elif platform == "win32":
+            folder = Path(environ.get("APPDATA") or home / "AppData" / "Roaming")
+        else:
+            folder = Path(environ.get("XDG_CONFIG_HOME") or home / ".config")
+        return folder / "Claude" / "claude_desktop_config.json"
+    if client == "cursor":
+        return Path.cwd() / ".cursor" / "mcp.json" if project else home / ".cursor" / "mcp.json"
+    return Path.cwd() / ".vscode" / "mcp.json"
+
+
+def merge(text: str | None, client: str, name: str, entry: Mapping[str, Any], *, source: str = "") -> str | None:
+    """The file's text with the entry merged in, or None when it is already there as given.
+
+    Other servers and top-level keys are kept in their order, as are keys of an existing entry of
+    the same name that Parlance does not set (`env`, `disabled`, ...). The file's indentation is kept.
+    """
+    top = _top_key(client)
+    if text is None or not text.strip():
+        document: Any = {}
+    else:
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"not plain JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); it may hold "
+                              "comments or trailing commas, which a rewrite would lose", file=source,
+                              fix=f"merge the snippet of `parlance client-config {client}` by hand") from None
+    if not isinstance(document, dict) or not isinstance(document.get(top, {}), dict):
+        raise ConfigError(f"expected a JSON object with an object under {top!r}", file=source,
+                          fix=f"merge the snippet of `parlance client-config {client}` by hand")
+    servers = dict(document.get(top, {}))
+    updated = {**servers.get(name, {}), **entry} if isinstance(servers.get(name), dict) else dict(entry)
+    if servers.get(name) == updated:
+        return None
+    servers[name] = updated
+    merged = {**document, top: servers}
+    return json.dumps(merged, indent=_indent(text or ""), ensure_ascii=False) + "\n"
+
+
+def _indent(text: str) -> int | str:
+    found = re.search(r"^([ \t]+)\S", text, re.MULTILINE)
+    if not found:
+        return 2
+    return "\t" if found.group(1).startswith("\t") else len(found.group(1))
+
+
+def write_atomically(path: Path, text: str, *, expected: str | None) -> Path | None:
+    """Replace `path` with `text`: backup first, temporary file in the same folder, `os.replace`.
+
+    `expected` is the content the new text was computed from (None: the file did not exist); if
+    the file changed since, nothing is written. Returns the backup's path, if there was a file.
+    """
+    current = path.read_text(encoding="utf-8") if path.exists() else None
+    if current != expected:
+        raise ConfigError("changed while Parlance was merging into it; nothing was written",
+                          file=str(path), fix="run the command again")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    backup = None
+    if current is not None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        backup = path.with_name(f"{path.name}.{stamp}.bak")
+        n = 1
+        while backup.exists():
+            backup, n = path.with_name(f"{path.name}.{stamp}-{n}.bak"), n + 1
+        shutil.copy2(path, backup)
+        mode = path.stat().st_mode & 0o7777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    return backup
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def run(client: str, *, name: str, config_path: str | os.PathLike[str] | None, write: bool = False,
+        dry_run: bool = False, path: str | None = None, project: bool = False) -> int:
+    """Print the snippet; with `write`, merge it into the client's file; with `dry_run`, print the diff."""
+    entry = server_entry(client, config_path)
+    if not (write or dry_run):
+        where = str(Path(path).resolve()) if path else WHERE[client]
+        print(f"# Merge this into {where}, or run `parlance client-config {client} --write`", file=sys.stderr)
+        print(json.dumps(snippet(client, name, entry), indent=2, ensure_ascii=False))
+        return 0
+    target = Path(path) if path else default_path(client, project=project)
+    target = target.resolve()  # a symlinked config is updated where it lives
+    old = target.read_text(encoding="utf-8") if target.exists() else None
+    new = merge(old, client, name, entry, source=str(target))
+    if new is None:
+        print(f"{target}: already has this {name!r} entry; nothing to change")
+        return 0
+    if dry_run:
+        diff = difflib.unified_diff((old or "").splitlines(keepends=True), new.splitlines(keepends=True),
+                                    fromfile=str(target) if old is not None else "/dev/null", tofile=str(target))
+        sys.stdout.writelines(line if line.endswith("\n") else line + "\n" for line in diff)
+        print("# dry run: nothing written", file=sys.stderr)
+        return 0
+    had = bool(old and old.strip()) and name in (json.loads(old or "{}").get(_top_key(client)) or {})
+    backup = write_atomically(target, new, expected=old)
+    verb = "updated" if had else "added"
+    print(f"{target}: {verb} server {name!r}" + (f" (backup: {backup})" if backup else ""))
+    print(f"Restart {({'claude': 'Claude Desktop', 'cursor': 'Cursor', 'vscode': 'VS Code'})[client]} "
+          "(or reload its MCP servers) to connect.", file=sys.stderr)
+    return 0
