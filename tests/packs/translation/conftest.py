@@ -38,7 +38,10 @@ def _require_contract() -> None:
     # Skip at fixture setup: a skip raised inside an async test's task group would reach pytest wrapped
     # in an ExceptionGroup.
     if not all((CONTRACT_DIR / f"{tool}.schema.json").exists() for tool in TOOLS):
-        message = f"contract files not found in {CONTRACT_DIR} (set PARLANCE_TRANSLATION_CONTRACT)"
+        message = ("these tests check results against the translation tools' published v0.1.0 contract (JSON "
+                   "Schema files from the project's shared reference folder, which sits beside a maintainer's "
+                   f"clone), and it is not in {CONTRACT_DIR}: point PARLANCE_TRANSLATION_CONTRACT at a folder "
+                   "holding the four <tool>.schema.json files to run them")
         if os.environ.get("CI"):  # CI always has shared/ beside the clone: a missing contract is a failure
             pytest.fail(message)
         pytest.skip(message)
