@@ -125,20 +125,30 @@ def test_host_and_origin_are_compared_exactly(server: Server, header: str, value
     assert reply.status_code == status
 
 
+def _listening(client: httpx.Client, url: str, session: str) -> contextlib.AbstractContextManager[httpx.Response]:
+    """A client's standalone GET listener on `session`, open for the block."""
+    return client.stream("GET", url, headers={"Accept": "text/event-stream", "mcp-session-id": session,
+                                              "mcp-protocol-version": "2025-11-25"})
+
+
 def test_at_the_session_cap_the_least_recently_used_idle_session_makes_room(tmp_path: Path) -> None:
     with serving(tmp_path, "max_sessions = 3") as running, httpx.Client(timeout=10) as client:
         sessions = [_open_session(client, running.url) for _ in range(3)]
-        for session in sessions[1:]:  # the first is now the least recently used
-            client.post(running.url, json={"jsonrpc": "2.0", "id": 2, "method": "ping"},
-                        headers={**ACCEPT, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25"})
-        newest = _open_session(client, running.url)  # a fourth client is admitted, not refused with 503
+        # Connected clients keep a GET listener open while they idle: that must not make them busy.
+        with contextlib.ExitStack() as listeners:
+            for session in sessions:
+                assert listeners.enter_context(_listening(client, running.url, session)).status_code == 200
+            for session in sessions[1:]:  # the first is now the least recently used
+                client.post(running.url, json={"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                            headers={**ACCEPT, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25"})
+            newest = _open_session(client, running.url)  # a fourth client is admitted, not refused with 503
 
-        def ping(session: str) -> int:
-            return client.post(running.url, json={"jsonrpc": "2.0", "id": 3, "method": "ping"},
-                               headers={**ACCEPT, "mcp-session-id": session,
-                                        "mcp-protocol-version": "2025-11-25"}).status_code
+            def ping(session: str) -> int:
+                return client.post(running.url, json={"jsonrpc": "2.0", "id": 3, "method": "ping"},
+                                   headers={**ACCEPT, "mcp-session-id": session,
+                                            "mcp-protocol-version": "2025-11-25"}).status_code
 
-        assert [ping(s) for s in [*sessions, newest]] == [404, 200, 200, 200]
+            assert [ping(s) for s in [*sessions, newest]] == [404, 200, 200, 200]
 
 
 MODERN = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
@@ -172,15 +182,22 @@ def test_sigterm_lets_the_call_in_flight_finish_and_logs_only_json(tmp_path: Pat
         session = _open_session(client, running.url)
         headers = {**ACCEPT, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25"}
         call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "nap", "arguments": {"seconds": 1}}}
-        with client.stream("POST", running.url, json=call, headers=headers) as reply:
-            time.sleep(0.3)
+        with _listening(client, running.url, session) as listener, \
+                client.stream("POST", running.url, json=call, headers=headers) as reply:
+            assert listener.status_code == 200  # a connected client's GET listener stays open throughout
+            deadline = time.monotonic() + 20
+            while "nap started" not in running.stderr():  # the call is running
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
             running.proc.send_signal(signal.SIGTERM)
             body = reply.read().decode()
+            listener.read()  # the listener is ended cleanly, not cut off
         assert running.proc.wait(timeout=20) == 0
         log = running.stderr()
     data = [line[5:].strip() for line in body.splitlines() if line.startswith("data:") and line[5:].strip()]
     assert json.loads(data[-1])["result"]["structuredContent"] == {"slept": 1.0}
     assert "sleeper lifespan exited" in log
     for line in log.splitlines():
-        if line not in ("", "sleeper lifespan exited", "printed at import time"):  # what the fake packs print
-            json.loads(line)  # uvicorn's own lines are Parlance's JSON too, never its plain "ERROR: ..."
+        if line not in ("", "sleeper lifespan exited", "printed at import time", "nap started"):  # what the fake packs print
+            entry = json.loads(line)  # uvicorn's own lines are Parlance's JSON too, never its plain "ERROR: ..."
+            assert entry["level"] not in ("error", "critical"), line

@@ -41,6 +41,7 @@ SLEEPER = '''
         slept: float
 
     async def nap(args: In) -> Out:
+        os.write(2, b"nap started\\n")  # for tests that must act while the call runs
         try:
             await anyio.sleep(args.seconds)
         except BaseException:  # cancelled: say so where the test looks (CANCEL_MARKER), then go on cancelling
@@ -168,7 +169,8 @@ def test_a_stop_signal_answers_the_call_in_flight_and_exits_the_lifespans(tmp_pa
         call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "nap", "arguments": {"seconds": 1}}}
         proc.stdin.write((json.dumps(call) + "\n").encode())
         proc.stdin.flush()
-        time.sleep(0.3)  # the call is running
+        while b"nap started" not in _line_within(proc.stderr, 20):  # the call is running
+            pass
         proc.send_signal(signum)
         reply = json.loads(_line_within(proc.stdout, 10))
         assert proc.wait(timeout=15) == 0  # stdin is still open: the signal ended the session

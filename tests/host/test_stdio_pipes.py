@@ -100,3 +100,27 @@ async def test_end_of_input_waits_for_the_requests_read(settle: str) -> None:
         with anyio.fail_after(2):
             with pytest.raises(anyio.EndOfStream):
                 await receive.receive()
+
+
+async def test_a_thread_fed_reader_pauses_the_thread_instead_of_buffering_everything() -> None:
+    """A file or a terminal is read by a thread; a writer faster than the server must not fill memory."""
+    import os
+    import threading
+
+    from parlance.stdio_pipes import _feed_from_thread
+
+    read_fd, write_fd = os.pipe()
+    line = _ping(1) + b"\n"
+    total = 4000 * len(line)  # ~170 KB against a reader that pauses at 2 KB unread
+    writer = threading.Thread(target=lambda: (os.write(write_fd, line * 4000), os.close(write_fd)), daemon=True)
+    writer.start()
+    reader = asyncio.StreamReader(limit=1024)
+    _feed_from_thread(asyncio.get_running_loop(), reader, read_fd)
+    await anyio.sleep(0.3)
+    assert len(reader._buffer) <= 2 * 1024 + (1 << 16)  # at most one chunk past the pause
+    seen = 0
+    with anyio.fail_after(10):
+        while seen < total:
+            seen += len(await reader.readuntil(b"\n"))
+    assert seen == total
+    os.close(read_fd)

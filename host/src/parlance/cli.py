@@ -500,4 +500,4 @@ def _as_toml_like(shown: dict[str, Any]) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main(os.sys.argv[1:]))
+    raise SystemExit(main(sys.argv[1:]))

@@ -100,7 +100,9 @@ def _valid_port(port: str, wildcard: bool) -> bool:
 class _Session:
     version: bytes | None = None
     last_used: float = field(default_factory=time.monotonic)
-    in_flight: int = 0
+    calls: int = 0
+    """Requests being answered. A client's GET listener is not one: it stays open while the client
+    idles, so counting it would make every connected session busy and unevictable."""
 
 
 class HttpGuard:
@@ -160,6 +162,11 @@ class HttpGuard:
         while self._calls:
             await anyio.sleep(0.02)
 
+    async def close_sessions(self) -> None:
+        """End every session as its client would (DELETE), so the SDK closes their GET streams properly."""
+        for session_id in list(self.sessions):
+            await self._close_session(session_id)
+
     # --- Host and Origin ---------------------------------------------------------------------------
 
     def _refuse_host_or_origin(self, headers: dict[bytes, bytes]) -> tuple[int, bytes] | None:
@@ -203,7 +210,7 @@ class HttpGuard:
         """Room for one more session: close the least recently used idle one when at the cap."""
         async with self._admission:
             while len(self.sessions) >= self.max_sessions:
-                idle = [(s.last_used, sid) for sid, s in self.sessions.items() if s.in_flight == 0]
+                idle = [(s.last_used, sid) for sid, s in self.sessions.items() if s.calls == 0]
                 if not idle:
                     logger.warning("http.sessions_busy", extra={"max_sessions": self.max_sessions})
                     return False
@@ -217,13 +224,14 @@ class HttpGuard:
         if session is not None and session.version is not None:
             headers.append((VERSION_HEADER, session.version))
         await _call_inside(self.app, "DELETE", self.path, headers, b"")
-        logger.info("http.session_evicted")
+        logger.info("http.session_closed")
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send, session_id: bytes | None,
                      headers: dict[bytes, bytes], body: bytes | None) -> None:
         session = self.sessions.get(session_id) if session_id is not None else None
+        counted = scope["method"] != "GET"
         if session is not None:
-            session.in_flight += 1
+            session.calls += counted
             session.last_used = time.monotonic()
             session.version = headers.get(VERSION_HEADER, session.version)
         created: list[bytes] = []
@@ -245,14 +253,13 @@ class HttpGuard:
                 disconnected.set()
             return message
 
-        counted = scope["method"] != "GET"
         self._calls += counted
         try:
             await self.app(scope, receive_watched, watch)
         finally:
             self._calls -= counted
             if session is not None:
-                session.in_flight -= 1
+                session.calls -= counted
                 session.last_used = time.monotonic()
             if scope["method"] == "DELETE" and session_id is not None:
                 self.sessions.pop(session_id, None)

@@ -55,5 +55,9 @@ class DrainingServer(uvicorn.Server):
     async def _drain(self) -> None:
         with anyio.move_on_after(self._grace_s):
             await self._guard.settled()
-        AppStatus.should_exit = True  # now the remaining streams (clients' GET listeners) may close
+        # End the sessions as their clients would, so the SDK closes their GET listeners cleanly
+        # (cut off by sse_starlette instead, each would leave an error line and a truncated stream).
+        with anyio.move_on_after(max(1.0, self._grace_s)):
+            await self._guard.close_sessions()
+        AppStatus.should_exit = True  # whatever stream is left may close now
         self.should_exit = True

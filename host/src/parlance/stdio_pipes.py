@@ -217,20 +217,51 @@ class _BlockingWriter:
 def _feed_from_thread(loop: asyncio.AbstractEventLoop, reader: asyncio.StreamReader, fd: int) -> None:
     """Read `fd` (blocking) in a daemon thread and feed `reader` on the loop; the fd stays open.
 
-    The thread may still be blocked in read() when serving ends (a terminal nobody types into),
-    so its descriptor is never closed under it, and the thread never keeps the process alive.
+    The reader pauses the thread as it would a transport (past twice its limit unread), so a file or
+    a peer faster than the server is not buffered whole. The thread may still be blocked in read()
+    when serving ends (a terminal nobody types into), so its descriptor is never closed under it,
+    and the thread never keeps the process alive.
     """
+    flow = _ThreadFlow()
+    reader.set_transport(flow)  # type: ignore[arg-type] - StreamReader uses only pause/resume_reading
 
     def feed() -> None:
         try:
-            while chunk := os.read(fd, 1 << 16):
-                loop.call_soon_threadsafe(reader.feed_data, chunk)
-        except OSError:
+            while True:
+                flow.resumed.wait()
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                flow.resumed.clear()  # until the loop has taken it (and is not pausing us)
+                loop.call_soon_threadsafe(_hand_over, reader, flow, chunk)
+        except (OSError, RuntimeError):  # the descriptor failed, or the loop is closed: serving has ended
             pass
-        with contextlib.suppress(RuntimeError):  # the loop is already closed
+        with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(reader.feed_eof)
 
     threading.Thread(target=feed, name="parlance-stdin", daemon=True).start()
+
+
+class _ThreadFlow:
+    """Flow control between a reading thread and the StreamReader it feeds."""
+
+    def __init__(self) -> None:
+        self.resumed = threading.Event()
+        self.resumed.set()
+        self.paused = False
+
+    def pause_reading(self) -> None:  # called by the reader, on the loop, when too much is unread
+        self.paused = True
+
+    def resume_reading(self) -> None:
+        self.paused = False
+        self.resumed.set()
+
+
+def _hand_over(reader: asyncio.StreamReader, flow: _ThreadFlow, chunk: bytes) -> None:
+    reader.feed_data(chunk)
+    if not flow.paused:
+        flow.resumed.set()
 
 
 class InFlight:
