@@ -215,3 +215,13 @@ def test_path_settings_resolve_against_the_file_folder(clean_env: Path) -> None:
                                     key="packs.p")
     assert {w.key for w in missing} == {"packs.p.one", "packs.p.many[0]", "packs.p.named.x", "packs.p.pair[0]",
                                         "packs.p.nested[0].file", "packs.p.directory"}  # never `created`
+
+
+def test_show_withholds_values_it_cannot_match_to_an_environment_reference() -> None:
+    """A field written by its name where the dump uses its alias: the resolved secret must not show."""
+    from parlance.config import Config
+
+    config = Config(pack_tables={"p": {"token_value": "${env:P_TOKEN}", "mode": "fast"}})
+    shown = config.show({"p": {"tokenValue": "resolved-secret-123", "mode": "fast", "retries": 2}})
+    assert "resolved-secret-123" not in str(shown)
+    assert shown["packs"]["p"]["mode"] == "fast"  # written under the dumped key: shown as usual

@@ -234,7 +234,9 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
         security = http_security(bind, config.host.allowed_hosts, config.host.allowed_origins)
     host = _load_host(config)
     server = build_server(host)
-    if transport == "stdio" and _is_terminal(sys.stdin) and _is_terminal(sys.stderr):
+    from parlance.logs import is_terminal
+
+    if transport == "stdio" and is_terminal(sys.stdin) and is_terminal(sys.stderr):
         print(_stdio_greeting(host), file=sys.stderr, flush=True)  # a person ran it; a client would pipe stdin
     if transport == "http":
         anyio.run(lambda: serve_http(server, bind=bind, port=port, security=security,
@@ -246,11 +248,12 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     return EXIT_OK
 
 
-def _is_terminal(stream: Any) -> bool:
+def _dumped(settings: Any) -> dict[str, Any] | None:
+    """A pack's validated settings as JSON data; None (its table shown as written) when a type refuses."""
     try:
-        return stream is not None and stream.isatty()
-    except (AttributeError, ValueError):  # replaced or closed
-        return False
+        return settings.model_dump(mode="json", by_alias=True)  # type: ignore[no-any-return]
+    except Exception:  # noqa: BLE001 - a third-party settings type that cannot be serialised
+        return None
 
 
 def _stdio_greeting(host: Any) -> str:
@@ -400,7 +403,7 @@ def _config(args: argparse.Namespace, config: Config) -> int:
     packs = _load_packs(config)
     if args.action == "show":
         # Every loaded pack's settings as validated: defaults filled in, paths resolved, secrets masked.
-        effective = {r.name: r.settings.model_dump(mode="json", by_alias=True) for r in packs.loaded() if r.settings}
+        effective = {r.name: dumped for r in packs.loaded() if r.settings and (dumped := _dumped(r.settings))}
         shown = config.show(effective)
         _print_json(shown) if args.json else print(_as_toml_like(shown))
         if packs.warnings or packs.collisions:

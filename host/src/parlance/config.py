@@ -176,9 +176,18 @@ class Config:
                 tables[pack] = {key: _mask(key, value) for key, value in raw.items()}
                 continue
             shown = {key: _mask(key, raw[key]) for key in HOST_KEYS_IN_PACK_TABLE if key in raw}
+            # A reference written under another spelling of its key (a field's name where the dump
+            # uses its alias) cannot be matched to its value: every value the file did not write
+            # under the dumped key is then withheld rather than risk showing a secret.
+            unmatched_env = any(_mentions_env(v) for k, v in raw.items() if k not in settings)
             for key, value in settings.items():
                 written = raw.get(key)
-                shown[key] = _mask(key, written) if _mentions_env(written) else _mask(key, value)
+                if _mentions_env(written):
+                    shown[key] = _mask(key, written)
+                elif unmatched_env and key not in raw:
+                    shown[key] = "(withheld: may come from the environment)"
+                else:
+                    shown[key] = _mask(key, value)
             tables[pack] = shown
         return {
             "source": self.source,

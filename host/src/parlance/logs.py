@@ -23,7 +23,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-__all__ = ["JsonFormatter", "configure_logging", "log_call"]
+__all__ = ["JsonFormatter", "configure_logging", "is_terminal", "log_call"]
 
 # Attributes every LogRecord has; anything else on a record came from `extra=` and is logged.
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime", "taskName"}
@@ -195,7 +195,7 @@ def configure_logging(level: str = "INFO", fmt: str = "auto", stream: TextIO | N
     """Route all logging to stderr in the chosen format ("json", "text", or "auto": text when the
     stream is a terminal). Called once by the CLI."""
     if fmt == "auto":
-        fmt = "text" if _is_terminal(stream or sys.stderr) else "json"
+        fmt = "text" if is_terminal(stream or sys.stderr) else "json"
     target = stream or io.TextIOWrapper(open(os.dup(sys.stderr.fileno()), "wb", buffering=1 << 16),
                                         encoding="utf-8", errors="backslashreplace", write_through=False)
     global _handler
@@ -216,7 +216,8 @@ def configure_logging(level: str = "INFO", fmt: str = "auto", stream: TextIO | N
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
-def _is_terminal(stream: Any) -> bool:
+def is_terminal(stream: Any) -> bool:
+    """Whether `stream` is a terminal (False for a replaced or closed stream)."""
     try:
         return bool(stream is not None and stream.isatty())
     except (AttributeError, ValueError):  # no isatty, or closed

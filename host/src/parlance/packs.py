@@ -21,7 +21,6 @@ settings resolve against the config file's folder.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import functools
 import inspect
 import logging
@@ -349,8 +348,8 @@ def _required_arguments(function: Any) -> list[str]:
 def _did_you_mean(hook: str, known: list[str]) -> str:
     # Compared without the shared `parlance_` prefix, which would make every name look alike.
     bare = {name.removeprefix(f"{PROJECT}_"): name for name in known}
-    close = difflib.get_close_matches(hook.removeprefix(f"{PROJECT}_"), list(bare), n=1)
-    return f"did you mean {bare[close[0]]!r}?" if close else f"the hooks are {', '.join(known)}"
+    suggestion = did_you_mean(hook.removeprefix(f"{PROJECT}_"), bare, quote=lambda b: repr(bare[b]))
+    return suggestion or f"the hooks are {', '.join(known)}"
 
 
 def _only(manager: pluggy.PluginManager, plugin: Any) -> Any:
