@@ -67,3 +67,28 @@ def parlance_http(config: Path, *, port: int | None = None, args: tuple[str, ...
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+# What uv prints when it cannot reach an index (as opposed to a resolution or build failure).
+UV_OFFLINE = (r"Failed to fetch|error sending request|dns error|tcp connect error|Connection refused|"
+              r"Could not connect|timed out|network is unreachable|network was disabled")
+
+
+def run_uv(*args: str, cwd: Path, needs: str, timeout: float = 600) -> None:
+    """`uv ARGS` in a test of the `network` marker, under its policy: the test is skipped when uv could
+    not reach the package index and CI is unset (`needs` says what the index is needed for), and fails
+    on any other failure of uv, or on that one when CI is set (there the test must run)."""
+    import os
+    import re
+    import subprocess
+
+    import pytest
+
+    env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT"}}
+    proc = subprocess.run(["uv", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    if proc.returncode == 0:
+        return
+    if re.search(UV_OFFLINE, proc.stderr, re.IGNORECASE) and not os.environ.get("CI"):
+        last = [line for line in proc.stderr.splitlines() if line.strip()][-1]
+        pytest.skip(f"needs the package index (PyPI) {needs} (uv: {last.strip()})")
+    pytest.fail(f"uv {' '.join(args[:2])} failed:\n{proc.stderr[-3000:]}")

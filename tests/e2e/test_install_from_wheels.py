@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from tests.support import run_uv
+
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE, HOST = "parlance-mcp", "parlance-mcp-host"
 PACKS = {"parlance-i18n": "i18n", "parlance-translation": "translation", "parlance-strings-admin": "strings_admin"}
@@ -34,23 +36,12 @@ DISTRIBUTIONS = {BUNDLE, HOST, LANGUAGE_PACKS, *PACKS}
 TRANSLATE = ["call", "i18n_translate", "--args", '{"key":"cart.items","locale":"de-AT","variables":{"count":3}}']
 CHECK_TONE = ["call", "check_tone", "--json", "--args",
               '{"text": "Strong nack. This will not scale.", "target_language": "ja"}']
-# What uv prints when it cannot reach an index (as opposed to a resolution or build failure).
-OFFLINE = re.compile(r"Failed to fetch|error sending request|dns error|tcp connect error|Connection refused|"
-                     r"Could not connect|timed out|network is unreachable|network was disabled", re.IGNORECASE)
 
 pytestmark = [pytest.mark.network, pytest.mark.skipif(shutil.which("uv") is None, reason="needs uv (see README)")]
 
 
 def _uv(*args: str, cwd: Path, timeout: float = 600) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT"}}
-    proc = subprocess.run(["uv", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
-    if proc.returncode == 0:
-        return
-    tail = proc.stderr[-3000:]
-    if OFFLINE.search(proc.stderr) and not os.environ.get("CI"):
-        last = [line for line in proc.stderr.splitlines() if line.strip()][-1]
-        pytest.skip(f"needs the package index (PyPI) to build and install the wheels (uv: {last.strip()})")
-    pytest.fail(f"uv {' '.join(args[:2])} failed:\n{tail}")
+    run_uv(*args, cwd=cwd, timeout=timeout, needs="to build and install the wheels")
 
 
 @pytest.fixture(scope="module")

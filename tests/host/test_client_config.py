@@ -182,3 +182,90 @@ def test_written_command_serves_from_any_folder(env: dict[str, str], tmp_path: P
     assert proc.returncode == 0, proc.stderr
     reply = json.loads(proc.stdout.splitlines()[0])
     assert reply["id"] == 1 and reply["result"]["serverInfo"]["name"]
+
+
+# --- what a rewrite would drop: refused, or carried over --------------------------------------------
+
+
+def test_repeated_keys_are_refused_and_nothing_is_written(env: dict[str, str], tmp_path: Path) -> None:
+    target = tmp_path / "mcp.json"
+    text = '{"mcpServers": {"a": {"command": "a"}}, "mcpServers": {"b": {"command": "b"}}}\n'
+    target.write_text(text)
+    proc = run(env, tmp_path, "cursor", "--write", "--path", str(target))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{target}: the key 'mcpServers' appears twice" in proc.stderr and "by hand" in proc.stderr
+    assert target.read_text() == text and backups(target) == []
+
+    nested = json.dumps({"mcpServers": {"other": {}}}).replace("{}", '{"command": "x", "command": "y"}')
+    with pytest.raises(ConfigError, match="the key 'command' appears twice"):
+        merge(nested, "claude", "parlance", ENTRY)
+
+
+def test_a_file_that_is_not_utf8_is_an_error_naming_the_fix(env: dict[str, str], tmp_path: Path) -> None:
+    target = tmp_path / "claude_desktop_config.json"
+    data = json.dumps({"mcpServers": {"other": {"command": "x"}}}).encode("utf-16")  # as Notepad saves "Unicode"
+    target.write_bytes(data)
+    proc = run(env, tmp_path, "claude", "--write", "--path", str(target))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{target}: not UTF-8 text (it looks like UTF-16" in proc.stderr and "save it as UTF-8" in proc.stderr
+    assert target.read_bytes() == data and backups(target) == []
+
+
+def test_an_unreadable_file_is_an_error_naming_the_fix(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from parlance import client_config
+
+    target = tmp_path / "mcp.json"
+    target.write_text("{}")
+
+    def denied(self: Path) -> bytes:  # as chmod 000 does for anyone but root
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    with pytest.raises(ConfigError, match=r"mcp\.json: cannot read it: Permission denied \(make it readable"):
+        client_config.run("cursor", name="parlance", config_path=None, write=True, path=str(target))
+    assert capsys.readouterr().out == ""
+
+
+def test_a_byte_order_mark_is_accepted_and_kept(env: dict[str, str], tmp_path: Path) -> None:
+    target = tmp_path / "mcp.json"
+    target.write_bytes(b"\xef\xbb\xbf" + json.dumps({"mcpServers": {"other": {"command": "x"}}}, indent=2).encode())
+    proc = run(env, tmp_path, "cursor", "--write", "--path", str(target))
+    assert proc.returncode == 0, proc.stderr
+    data = target.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf{\n  ") and data.count(b"\xef\xbb\xbf") == 1
+    assert list(json.loads(data.decode("utf-8-sig"))["mcpServers"]) == ["other", "parlance"]
+    assert run(env, tmp_path, "cursor", "--write", "--path", str(target)).stdout.endswith("nothing to change\n")
+
+
+def test_an_http_entry_becomes_a_stdio_entry(env: dict[str, str], tmp_path: Path) -> None:
+    target = tmp_path / "mcp.json"
+    old = {"type": "http", "url": "http://127.0.0.1:8000/mcp", "headers": {"Authorization": "Bearer t"},
+           "env": {"A": "1"}, "disabled": False, "autoApprove": ["i18n_translate"]}
+    target.write_text(json.dumps({"mcpServers": {"parlance": old}}, indent=2))
+
+    dry = run(env, tmp_path, "cursor", "--dry-run", "--path", str(target))
+    assert dry.returncode == 0, dry.stderr
+    assert "server 'parlance' was a 'http' entry; it becomes a stdio entry" in dry.stderr
+    assert "dropping headers, type, url" in dry.stderr
+    assert '-      "url": "http://127.0.0.1:8000/mcp",' in dry.stdout and '+      "command": ' in dry.stdout
+
+    proc = run(env, tmp_path, "cursor", "--write", "--path", str(target))
+    assert proc.returncode == 0 and "was a 'http' entry" in proc.stderr
+    entry = servers(target)["parlance"]
+    assert sorted(entry) == ["args", "autoApprove", "command", "disabled", "env"]
+    assert (entry["env"], entry["disabled"], entry["autoApprove"]) == ({"A": "1"}, False, ["i18n_translate"])
+
+
+@pytest.mark.parametrize("old", [
+    {"url": "https://example.com/mcp", "env": {"A": "1"}},
+    {"type": "sse", "url": "https://example.com/sse", "env": {"A": "1"}},
+    {"serverUrl": "https://example.com/mcp", "env": {"A": "1"}},
+])
+def test_merge_drops_the_transport_keys_of_another_transport(old: dict) -> None:
+    text = merge(json.dumps({"servers": {"parlance": old}}), "vscode", "parlance", {"type": "stdio", **ENTRY})
+    assert text is not None
+    assert json.loads(text)["servers"]["parlance"] == {"env": {"A": "1"}, "type": "stdio", **ENTRY}
+    stdio = {"command": "/old", "args": [], "cwd": "/w", "env": {"A": "1"}}  # a stdio entry keeps every other key
+    assert json.loads(merge(json.dumps({"mcpServers": {"parlance": stdio}}), "claude", "parlance", ENTRY) or "")[
+        "mcpServers"]["parlance"] == {**stdio, **ENTRY}

@@ -2,8 +2,9 @@
 the host (built from host/), installing the example pack and a scaffolded one, with uv and with pip.
 
 The venv sits in a folder with a pyproject.toml and a uv.lock, as a uv project's `.venv` does, so the
-hint about `uv sync` is exercised too. Pure helpers (environment detection, the installer's command
-line, the hints) are tested in-process.
+hint about `uv sync` is exercised too. Building it needs the package index for hatchling and the host's
+dependencies (marked `network`): skipped when it is unreachable, unless CI is set, where it must run.
+Pure helpers (environment detection, the installer's command line, the hints) are tested in-process.
 """
 
 from __future__ import annotations
@@ -30,12 +31,16 @@ from parlance.install import (
     find_environment,
     host_distribution,
     installer_command,
+    requirement_name,
+    unrequired,
 )
+from tests.support import run_uv
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "parlance-hello"
 UV = shutil.which("uv")
 needs_uv = pytest.mark.skipif(UV is None, reason="needs uv to build the throwaway venv (https://docs.astral.sh/uv/)")
+NEEDS = "to build the throwaway venv (hatchling, mcp, ...)"
 
 
 @pytest.fixture(scope="module")
@@ -44,11 +49,11 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert UV is not None
     where = tmp_path_factory.mktemp("project")
     venv = where / ".venv"
-    subprocess.run([UV, "venv", "-q", "--seed", "--python", sys.executable, str(venv)], check=True, timeout=120)
-    subprocess.run([UV, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), str(ROOT / "host")],
-                   check=True, timeout=600)
-    subprocess.run([UV, "build", "-q", "--wheel", "--out-dir", str(where / "wheels"), str(EXAMPLE)], check=True,
-                   timeout=300, cwd=where)
+    run_uv("venv", "-q", "--seed", "--python", sys.executable, str(venv), cwd=where, needs=NEEDS, timeout=120)
+    run_uv("pip", "install", "-q", "--python", str(venv / "bin" / "python"), str(ROOT / "host"), cwd=where,
+           needs=NEEDS)
+    run_uv("build", "-q", "--wheel", "--out-dir", str(where / "wheels"), str(EXAMPLE), cwd=where, needs=NEEDS,
+           timeout=300)
     (where / "pyproject.toml").write_text('[project]\nname = "my-l10n"\nversion = "0"\n\n'
                                           '[dependency-groups]\ndev = ["parlance-hello>=0.1"]\n')
     (where / "uv.lock").write_text("version = 1\n")
@@ -58,9 +63,20 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _env(project: Path, *, with_uv: bool) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"PARLANCE_CONFIG", "PYTHONPATH", "VIRTUAL_ENV", "UV"}}
     env["XDG_CONFIG_HOME"] = str(project / "xdg")
-    if not with_uv:  # no uv anywhere: the venv's own bin folder and the system's
-        env["PATH"] = os.pathsep.join([str(project / ".venv" / "bin"), "/usr/bin", "/bin"])
+    if not with_uv:
+        env["PATH"] = str(_bin_without_uv(project))
     return env
+
+
+def _bin_without_uv(project: Path) -> Path:
+    """A PATH of one folder holding only what the test runs (the venv's `parlance`, as a symlink): no uv
+    there, wherever the system keeps it (/usr/bin, ~/.local/bin, a pyenv shim)."""
+    folder = project / "bin-without-uv"
+    if not folder.is_dir():
+        folder.mkdir()
+        (folder / "parlance").symlink_to(project / ".venv" / "bin" / "parlance")
+    assert shutil.which("uv", path=str(folder)) is None
+    return folder
 
 
 def parlance(project: Path, *args: str, with_uv: bool = True) -> subprocess.CompletedProcess[str]:
@@ -74,6 +90,7 @@ def tool_names(project: Path) -> list[str]:
     return [t["name"] for t in json.loads(proc.stdout)]
 
 
+@pytest.mark.network
 @needs_uv
 def test_install_and_uninstall_with_uv(project: Path, tmp_path: Path) -> None:
     scaffolded = tmp_path / "parlance-glossary"
@@ -106,6 +123,7 @@ def test_install_and_uninstall_with_uv(project: Path, tmp_path: Path) -> None:
     assert not {"hello", "glossary_measure"} & set(tool_names(project))
 
 
+@pytest.mark.network
 @needs_uv
 def test_install_falls_back_to_pip_without_uv(project: Path) -> None:
     wheel = next((project / "wheels").glob("parlance_hello-*.whl"))
@@ -124,6 +142,7 @@ def test_install_falls_back_to_pip_without_uv(project: Path) -> None:
     assert "hello" not in tool_names(project)
 
 
+@pytest.mark.network
 @needs_uv
 def test_refusals(project: Path) -> None:
     host = tomllib.loads((ROOT / "host" / "pyproject.toml").read_text())["project"]["name"]
@@ -220,3 +239,67 @@ def test_summary_names_what_changed() -> None:
 def test_host_distribution_is_the_one_that_provides_the_import_package() -> None:
     name = tomllib.loads((ROOT / "host" / "pyproject.toml").read_text())["project"]["name"]
     assert host_distribution().metadata["Name"] == name
+
+
+@pytest.mark.parametrize(("requirement", "name"), [
+    ("parlance-x", "parlance-x"),
+    ("Parlance_X[extra]>=1", "parlance-x"),
+    ("parlance.x(>=1)", "parlance-x"),  # PEP 508's parenthesised version, with no space before it
+    ("parlance-x (>=1,<2)", "parlance-x"),
+    ("parlance-x; python_version >= '3.11'", "parlance-x"),
+    ("parlance-x@ https://example.com/x.whl", "parlance-x"),
+    ("  parlance-x~=1.0", "parlance-x"),
+])
+def test_requirement_name(requirement: str, name: str) -> None:
+    assert requirement_name(requirement) == name
+
+
+def test_remove_hint_reads_a_parenthesised_version(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\ndependencies = ["parlance-x(>=1)"]\n')
+    hint = _remove_hint(Environment("py", tmp_path / ".venv", "uv project", str(tmp_path)), ["parlance-x"])
+    assert hint is not None and f"uv remove --project {tmp_path} parlance-x" in hint
+
+
+class _Dist:
+    """What `unrequired` reads of an installed distribution: its name and its requirements."""
+
+    def __init__(self, name: str, *requires: str) -> None:
+        self.metadata, self.requires = {"Name": name}, list(requires)
+
+
+def test_unrequired_is_the_bundle_and_host_distribution_the_host_it_brings(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    import parlance.install
+
+    host, bundle = _Dist("parlance-mcp-host", "mcp>=2"), _Dist("parlance-mcp", "Parlance_MCP_Host(>=0.1)")
+    assert unrequired([host, bundle]) == [bundle] and unrequired([bundle, host]) == [bundle]  # type: ignore[list-item]
+    assert unrequired([host]) == [host]  # type: ignore[list-item]
+    # host_distribution's last resort (no file and no editable source to go by) is the one the bundle requires.
+    monkeypatch.setattr(importlib.metadata, "packages_distributions", dict)
+    monkeypatch.setattr(parlance.install, "command_distributions", lambda: [bundle, host])
+    monkeypatch.setattr(parlance.install, "_editable_source", lambda dist: None)
+    assert host_distribution() is host
+
+
+@pytest.mark.parametrize(("stderr", "ci", "outcome"), [
+    ("error: Failed to fetch: `https://pypi.org/simple/hatchling/`\n  Caused by: dns error", "", "skip"),
+    ("error: Failed to fetch: `https://pypi.org/simple/hatchling/`", "1", "fail"),  # CI: the test must run
+    ("error: No solution found when resolving dependencies", "", "fail"),  # not the network: a real failure
+])
+def test_run_uv_skips_only_for_an_unreachable_index_outside_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               stderr: str, ci: str, outcome: str) -> None:
+    fake = tmp_path / "bin" / "uv"
+    fake.parent.mkdir()
+    fake.write_text(f"#!{sys.executable}\nimport sys\nsys.stderr.write({stderr!r})\nsys.exit(2)\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake.parent))
+    monkeypatch.setenv("CI", ci)
+    expected = pytest.skip.Exception if outcome == "skip" else pytest.fail.Exception
+    with pytest.raises(expected) as raised:
+        run_uv("pip", "install", "x", cwd=tmp_path, needs="to install x")
+    if outcome == "skip":
+        last = stderr.splitlines()[-1].strip()
+        assert str(raised.value) == f"needs the package index (PyPI) to install x (uv: {last})"
+    else:
+        assert "uv pip install failed:" in str(raised.value) and stderr.splitlines()[0] in str(raised.value)

@@ -7,6 +7,7 @@ importable. `tests/host/test_install_commands.py` installs a scaffolded pack int
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pytest
 
 from parlance import HOST_API
 from parlance.errors import ConfigError
-from parlance.scaffold import PackNames, pack_names
+from parlance.scaffold import PackNames, pack_names, scaffold
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,3 +88,23 @@ def test_pack_names(given: str, names: PackNames) -> None:
 def test_bad_names_are_refused(bad: str) -> None:
     with pytest.raises(ConfigError, match="not a usable pack name"):
         pack_names(bad)
+
+
+@pytest.mark.parametrize("description", ['C:\\path "quoted"', 'ends in a quote"',
+                                         'not\\tescapes \\u00e9 \U0001f600 """'])
+def test_description_is_quoted_for_toml_and_python(tmp_path: Path, description: str) -> None:
+    folder, _ = scaffold("glossary", tmp_path / "pack", description=description)
+    project = tomllib.loads((folder / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["description"] == description
+    init = (folder / "src" / "parlance_glossary" / "__init__.py").read_text(encoding="utf-8")
+    docstring = ast.get_docstring(ast.parse(init), clean=False)
+    assert docstring is not None and docstring.splitlines()[0] == description
+
+
+@pytest.mark.parametrize("description", ["two\nlines", "a\ttab", "nul\x00", "sep\u2028"])
+def test_description_with_a_line_break_or_control_character_is_refused(tmp_path: Path, description: str) -> None:
+    with pytest.raises(ConfigError, match=r"description .* holds .*one-line summary \(give --description one line"):
+        scaffold("glossary", tmp_path / "pack", description=description)
+    assert not (tmp_path / "pack").exists()
+    refused = new_pack(tmp_path, "glossary", "--description", "first\nsecond")
+    assert refused.returncode == 2 and "one-line summary" in refused.stderr and "Traceback" not in refused.stderr

@@ -9,7 +9,10 @@ temporary.
 an existing entry of the same name, e.g. its `env`), the old file is copied to a timestamped backup,
 and the new one replaces it atomically (a temporary file in the same folder, then `os.replace`).
 `--dry-run` prints the unified diff instead. A file that is not plain JSON (comments, trailing
-commas) is left alone with an error, never rewritten without them.
+commas), repeats a key, or is not UTF-8 is left alone with an error, never rewritten without what
+a rewrite would drop; a UTF-8 byte order mark is kept. An existing entry of the same name that
+chooses another transport (an HTTP entry: `url`, `"type": "http"`) becomes a stdio entry: its
+transport keys are dropped, the others kept, and the command says so.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Any
 
 from parlance.errors import ConfigError
 
-__all__ = ["CLIENTS", "default_path", "merge", "run", "server_entry", "snippet", "write_atomically"]
+__all__ = ["CLIENTS", "default_path", "merge", "run", "server_entry", "snippet", "transport_of", "write_atomically"]
 
 CLIENTS = ("claude", "cursor", "vscode")
 WHERE = {
@@ -39,6 +42,12 @@ WHERE = {
     "cursor": "~/.cursor/mcp.json (all projects) or .cursor/mcp.json (this project)",
     "vscode": ".vscode/mcp.json in your workspace (or the user-level MCP configuration)",
 }
+
+
+# Keys of a server entry that choose how the client reaches the server, across clients: replaced
+# as a whole when an entry of another transport becomes Parlance's stdio entry.
+TRANSPORT_KEYS = frozenset({"type", "transport", "url", "serverUrl", "httpUrl", "headers", "command", "args"})
+BOM = "\ufeff"
 
 
 def _top_key(client: str) -> str:
@@ -77,12 +86,16 @@ def _in_uv_cache(prefix: Path) -> bool:
 def _uvx_requirements() -> list[str]:
     """`--from DIST --with PACK ...`: the distribution that brought the `parlance` command (the one no
     other one requires, e.g. the bundle rather than the host alone) and every pack it does not bring."""
-    from parlance.install import canonical, command_distributions, host_distribution, required_names
+    from parlance.install import (
+        canonical,
+        command_distributions,
+        host_distribution,
+        required_names,
+        unrequired,
+    )
 
     candidates = command_distributions() or [host_distribution()]
-    top = next((d for d in candidates
-                if not any(canonical(d.metadata["Name"]) in required_names(o) for o in candidates if o is not d)),
-               candidates[0])
+    top = (unrequired(candidates) or candidates)[0]
     brought = required_names(top) | {canonical(top.metadata["Name"])}
     extra = sorted({ep.dist.metadata["Name"] for group in ("parlance.packs", "parlance.language_packs")
                     for ep in importlib.metadata.entry_points(group=group)
@@ -120,28 +133,90 @@ def merge(text: str | None, client: str, name: str, entry: Mapping[str, Any], *,
     """The file's text with the entry merged in, or None when it is already there as given.
 
     Other servers and top-level keys are kept in their order, as are keys of an existing entry of
-    the same name that Parlance does not set (`env`, `disabled`, ...). The file's indentation is kept.
+    the same name that Parlance does not set (`env`, `disabled`, ...); of an entry that chooses
+    another transport (see `transport_of`), only the keys outside `TRANSPORT_KEYS`. The file's
+    indentation and byte order mark are kept.
     """
     top = _top_key(client)
-    if text is None or not text.strip():
-        document: Any = {}
-    else:
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"not plain JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); it may hold "
-                              "comments or trailing commas, which a rewrite would lose", file=source,
-                              fix=f"merge the snippet of `parlance client-config {client}` by hand") from None
-    if not isinstance(document, dict) or not isinstance(document.get(top, {}), dict):
-        raise ConfigError(f"expected a JSON object with an object under {top!r}", file=source,
-                          fix=f"merge the snippet of `parlance client-config {client}` by hand")
+    document = _parse(text, client, source)
     servers = dict(document.get(top, {}))
-    updated = {**servers.get(name, {}), **entry} if isinstance(servers.get(name), dict) else dict(entry)
-    if servers.get(name) == updated:
+    old = servers.get(name)
+    if isinstance(old, dict):
+        kept = {k: v for k, v in old.items() if k not in TRANSPORT_KEYS} if transport_of(old) else old
+        updated = {**kept, **entry}
+    else:
+        updated = dict(entry)
+    if old == updated:
         return None
     servers[name] = updated
     merged = {**document, top: servers}
-    return json.dumps(merged, indent=_indent(text or ""), ensure_ascii=False) + "\n"
+    bom = BOM if (text or "").startswith(BOM) else ""
+    return bom + json.dumps(merged, indent=_indent(text or ""), ensure_ascii=False) + "\n"
+
+
+def transport_of(entry: Any) -> str | None:
+    """The transport an existing server entry chooses when it is not stdio (its `type`, or "http" for
+    a `url`), else None."""
+    if not isinstance(entry, dict):
+        return None
+    kind = entry.get("type", entry.get("transport"))
+    if isinstance(kind, str) and kind != "stdio":
+        return kind
+    return "http" if any(key in entry for key in ("url", "serverUrl", "httpUrl")) else None
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+def _parse(text: str | None, client: str, source: str) -> dict[str, Any]:
+    """The client's file as a JSON object (empty for no file), refusing what a rewrite would lose."""
+    by_hand = f"merge the snippet of `parlance client-config {client}` by hand"
+    text = (text or "").removeprefix(BOM)
+    if not text.strip():
+        return {}
+    try:
+        document = json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"not plain JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); it may hold "
+                          "comments or trailing commas, which a rewrite would lose", file=source,
+                          fix=by_hand) from None
+    except _DuplicateKey as exc:
+        raise ConfigError(f"the key {exc.args[0]!r} appears twice in one object; a rewrite would keep only the "
+                          "last one", file=source, fix=f"remove one of them, or {by_hand}") from None
+    top = _top_key(client)
+    if not isinstance(document, dict) or not isinstance(document.get(top, {}), dict):
+        raise ConfigError(f"expected a JSON object with an object under {top!r}", file=source, fix=by_hand)
+    return document
+
+
+def _read(path: Path) -> str | None:
+    """The file's text (a byte order mark included), None when there is none; an error naming the fix."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ConfigError(f"cannot read it: {exc.strerror or exc}", file=str(path),
+                          fix="make it readable (and writable) for this user, or name another file with "
+                              "--path") from None
+    try:
+        return data.decode("utf-8")  # a byte order mark stays, as "\ufeff": `merge` writes it back
+    except UnicodeDecodeError as exc:
+        utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")
+        guess = " (it looks like UTF-16, as Notepad saves \"Unicode\")" if utf16 else ""
+        raise ConfigError(f"not UTF-8 text{guess}: byte {exc.start} cannot be decoded", file=str(path),
+                          fix="save it as UTF-8 (in Notepad: Save As, Encoding: UTF-8) and run the command "
+                              "again") from None
 
 
 def _indent(text: str) -> int | str:
@@ -157,7 +232,7 @@ def write_atomically(path: Path, text: str, *, expected: str | None) -> Path | N
     `expected` is the content the new text was computed from (None: the file did not exist); if
     the file changed since, nothing is written. Returns the backup's path, if there was a file.
     """
-    current = path.read_text(encoding="utf-8") if path.exists() else None
+    current = _read(path)
     if current != expected:
         raise ConfigError("changed while Parlance was merging into it; nothing was written",
                           file=str(path), fix="run the command again")
@@ -204,18 +279,24 @@ def run(client: str, *, name: str, config_path: str | os.PathLike[str] | None, w
         return 0
     target = Path(path) if path else default_path(client, project=project)
     target = target.resolve()  # a symlinked config is updated where it lives
-    old = target.read_text(encoding="utf-8") if target.exists() else None
+    old = _read(target)
     new = merge(old, client, name, entry, source=str(target))
     if new is None:
         print(f"{target}: already has this {name!r} entry; nothing to change")
         return 0
+    previous = _parse(old, client, str(target)).get(_top_key(client), {}).get(name)
+    transport = transport_of(previous)
+    if transport:
+        dropped = ", ".join(sorted(set(previous) & TRANSPORT_KEYS))
+        print(f"# {target}: server {name!r} was a {transport!r} entry; it becomes a stdio entry that starts this "
+              f"Parlance (dropping {dropped}; its other keys are kept)", file=sys.stderr)
     if dry_run:
         diff = difflib.unified_diff((old or "").splitlines(keepends=True), new.splitlines(keepends=True),
                                     fromfile=str(target) if old is not None else "/dev/null", tofile=str(target))
         sys.stdout.writelines(line if line.endswith("\n") else line + "\n" for line in diff)
         print("# dry run: nothing written", file=sys.stderr)
         return 0
-    had = bool(old and old.strip()) and name in (json.loads(old or "{}").get(_top_key(client)) or {})
+    had = previous is not None
     backup = write_atomically(target, new, expected=old)
     verb = "updated" if had else "added"
     print(f"{target}: {verb} server {name!r}" + (f" (backup: {backup})" if backup else ""))

@@ -44,8 +44,10 @@ __all__ = [
     "install",
     "installer_command",
     "required_names",
+    "requirement_name",
     "snapshot",
     "uninstall",
+    "unrequired",
 ]
 
 GROUPS = {"parlance.packs": "pack", "parlance.language_packs": "language pack"}
@@ -65,6 +67,11 @@ print(json.dumps(rows))
 def canonical(name: str) -> str:
     """A distribution name as the package index compares them (PEP 503)."""
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def requirement_name(requirement: str) -> str:
+    """The canonical distribution name a PEP 508 requirement names: `Foo_Bar[x](>=1); extra == "y"` → foo-bar."""
+    return canonical(re.split(r"[\s\[(<>=!~;@]", requirement.strip(), maxsplit=1)[0])
 
 
 # --- where ----------------------------------------------------------------------------------------
@@ -143,9 +150,10 @@ def host_distribution() -> importlib.metadata.Distribution:
         source = _editable_source(dist)
         if source is not None and source in package.parents:
             return dist
-    for dist in candidates:
-        if any(canonical(dist.metadata["Name"]) in required_names(other) for other in candidates if other is not dist):
-            return dist
+    roots = unrequired(candidates)
+    brought = [dist for dist in candidates if dist not in roots]  # what another one requires: the host
+    if brought:
+        return brought[0]
     if candidates:
         return candidates[0]
     raise ConfigError("cannot tell which installed distribution provides the running Parlance host",
@@ -163,7 +171,17 @@ def command_distributions() -> list[importlib.metadata.Distribution]:
 
 def required_names(dist: importlib.metadata.Distribution) -> set[str]:
     """The names `dist` depends on (extras included)."""
-    return {canonical(re.split(r"[\s\[<>=!~;@(]", r, maxsplit=1)[0]) for r in dist.requires or []}
+    return {requirement_name(r) for r in dist.requires or []}
+
+
+def unrequired(dists: Sequence[importlib.metadata.Distribution]) -> list[importlib.metadata.Distribution]:
+    """Those of `dists` that no other one of them requires, in their order.
+
+    Among the distributions with the `parlance` command, that is the one a user installed (the bundle
+    rather than the host it brings); the others are what it brought (the host).
+    """
+    return [dist for dist in dists if not any(canonical(dist.metadata["Name"]) in required_names(other)
+                                              for other in dists if other is not dist)]
 
 
 def _editable_source(dist: importlib.metadata.Distribution) -> Path | None:
@@ -392,7 +410,7 @@ def _remove_hint(env: Environment, packages: Sequence[str]) -> str | None:
     commands = []
     for package in packages:
         for group, deps in lists.items():
-            names = {canonical(re.split(r"[\s\[<>=!~;@]", d, maxsplit=1)[0]) for d in deps if isinstance(d, str)}
+            names = {requirement_name(d) for d in deps if isinstance(d, str)}
             if canonical(package) in names:
                 flag = [] if not group else ["--dev"] if group == "dev" else ["--group", group]
                 commands.append(_shell(["uv", "remove", "--project", env.owner, *flag, package]))

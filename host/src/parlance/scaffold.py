@@ -13,7 +13,9 @@ the dependency is the name this host is actually published under.
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -50,6 +52,7 @@ def scaffold(name: str, folder: Path | None = None, *, description: str | None =
     from parlance.install import host_distribution
 
     names = pack_names(name)
+    description = _one_line(description) if description else f"A Parlance pack: {names.pack}."
     installed = {ep.name: ep for ep in importlib.metadata.entry_points(group="parlance.packs")}
     if names.pack in installed:
         taken = installed[names.pack]
@@ -68,7 +71,11 @@ def scaffold(name: str, folder: Path | None = None, *, description: str | None =
         "host_dist": host.metadata["Name"],
         "host_version": host.version,
         "host_api": HOST_API,
-        "description": (description or f"A Parlance pack: {names.pack}.").replace('"', "'"),
+        "description": description,
+        # Quoted for where it goes: a TOML basic string (JSON's escapes are TOML's, for text with no
+        # control characters) and the body of a Python triple-quoted docstring.
+        "description_toml": json.dumps(description, ensure_ascii=False),
+        "description_doc": description.replace("\\", "\\\\").replace('"', '\\"'),
     }
     files = {
         "pyproject.toml": PYPROJECT,
@@ -88,13 +95,23 @@ def scaffold(name: str, folder: Path | None = None, *, description: str | None =
     return folder, written
 
 
+def _one_line(description: str) -> str:
+    """The `--description` text, refused when it holds a line break or another control character:
+    it becomes the distribution's one-line summary (core metadata `Summary`)."""
+    bad = sorted({c for c in description if unicodedata.category(c) in {"Cc", "Zl", "Zp"}})
+    if bad:
+        raise ConfigError(f"the description {description!r} holds {', '.join(repr(c) for c in bad)}: it becomes the "
+                          "package's one-line summary", fix="give --description one line of text")
+    return description
+
+
 # --- the templates (string.Template: $name) -------------------------------------------------------
 
 PYPROJECT = """\
 [project]
 name = "$dist"
 version = "0.1.0"
-description = "$description"
+description = $description_toml
 readme = "README.md"
 requires-python = ">=3.11"
 dependencies = ["$host_dist>=$host_version", "pydantic>=2.7"]
@@ -118,7 +135,7 @@ pythonpath = ["src"]
 """
 
 INIT = '''\
-"""$description
+"""$description_doc
 
 The pack's hooks live in `$module.pack`, named by the `parlance.packs` entry point `$pack`.
 """
