@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -208,21 +210,30 @@ def test_a_large_reply_reaches_a_client_that_reads_slowly_after_closing_stdin(tm
     assert reply["id"] == 2 and reply["result"]["structuredContent"]["text"] == text.upper()
 
 
-def test_serving_stops_when_the_client_closes_stdout(tmp_path: Path, site: Path) -> None:
+@contextlib.contextmanager
+def _initialized(tmp_path: Path, site: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """`parlance serve` over pipes, past the handshake; killed after the block."""
     proc = subprocess.Popen(_serve_command(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=_serve_env(site))
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     try:
         proc.stdin.write(f"{INITIALIZE}\n{INITIALIZED}\n".encode())
         proc.stdin.flush()
-        assert json.loads(proc.stdout.readline())["id"] == 1
+        assert json.loads(_line_within(proc.stdout, 20))["id"] == 1
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_serving_stops_when_the_client_closes_stdout(tmp_path: Path, site: Path) -> None:
+    with _initialized(tmp_path, site) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         proc.stdout.close()
         proc.stdin.write((json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}) + "\n").encode())
         proc.stdin.flush()
         assert proc.wait(timeout=20) == 0  # stdin is still open: the server noticed on its own
         log = proc.stderr.read().decode()
-    finally:
-        proc.kill()
     assert "stdio.client_gone" in log and "Traceback" not in log
 
 

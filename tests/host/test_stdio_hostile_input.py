@@ -6,12 +6,10 @@ read from the wire ends the process; stop signals and a client that goes away ar
 
 from __future__ import annotations
 
-import contextlib
 import json
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ import pytest
 from tests.host.test_stdio import (  # noqa: F401 - `site` is a fixture
     INITIALIZE,
     INITIALIZED,
+    _initialized,
     _line_within,
     _raw_session,
     _serve_command,
@@ -143,22 +142,6 @@ def sleeper_site(tmp_path: Path, site: Path) -> Path:
     write_fake_dist(site, "sleeper", SLEEPER)
     (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["printer", "sleeper"]\n')
     return site
-
-
-@contextlib.contextmanager
-def _initialized(tmp_path: Path, site: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """`parlance serve` over pipes, past the handshake; killed after the block."""
-    proc = subprocess.Popen(_serve_command(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=_serve_env(site))
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    try:
-        proc.stdin.write(f"{INITIALIZE}\n{INITIALIZED}\n".encode())
-        proc.stdin.flush()
-        assert json.loads(_line_within(proc.stdout, 20))["id"] == 1
-        yield proc
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
