@@ -1,8 +1,15 @@
 """Parlance: a plugin-based MCP server for localization work.
 
-This module is the pack API. A pack imports from here and nowhere else in the host; everything in
-`__all__` is public and frozen by `tests/host/test_public_api.py`. Importing it never imports `mcp`
-and never loads a pack.
+This module is the pack API. A pack imports from here and nowhere else in the host (its tests may
+also use `parlance.testing`); everything in `__all__` is public and frozen by
+`tests/host/test_public_api.py`. Importing it never imports `mcp` and never loads a pack.
+
+    hookimpl, HOST_API                  marking hook implementations; the API version they target
+    RegisterTool, RegisterPrompt, ...   the `register` callbacks the hooks receive, for annotations
+    ToolContext, ToolResult, ...        what a tool handler receives and may return
+    LanguagePacks, LanguagePack         the language packs a pack sees, and one of them
+    flatten, input_schema_for           JSON Schemas shaped as the host advertises them
+    ParlanceError, ToolError, ...       the host's exception tree (`parlance.errors`)
 """
 
 from parlance.context import ToolContext
@@ -15,12 +22,19 @@ from parlance.errors import (
     ToolError,
     ToolNameCollision,
 )
-from parlance.hookspecs import hookimpl
+from parlance.hookspecs import HOST_API, hookimpl
+from parlance.language_packs import LanguagePack, LanguagePacks
+from parlance.schemas import flatten, input_schema_for
 from parlance.types import (
     ArgumentProblem,
     ClientInfo,
     DemoStep,
     PromptMessage,
+    RegisterCommand,
+    RegisterDemo,
+    RegisterPrompt,
+    RegisterResource,
+    RegisterTool,
     Sampled,
     SamplingMessage,
     ToolResult,
@@ -28,18 +42,22 @@ from parlance.types import (
 
 __version__ = "0.1.0"
 
-HOST_API = "1.0"
-"""The pack API version this host provides. Packs declare `PARLANCE_HOST_API = "1.0"`."""
-
 __all__ = [
     "HOST_API",
     "ArgumentProblem",
     "ClientInfo",
     "ConfigError",
     "DemoStep",
+    "LanguagePack",
+    "LanguagePacks",
     "PackError",
     "ParlanceError",
     "PromptMessage",
+    "RegisterCommand",
+    "RegisterDemo",
+    "RegisterPrompt",
+    "RegisterResource",
+    "RegisterTool",
     "Sampled",
     "SamplingFailed",
     "SamplingMessage",
@@ -49,5 +67,7 @@ __all__ = [
     "ToolNameCollision",
     "ToolResult",
     "__version__",
+    "flatten",
     "hookimpl",
+    "input_schema_for",
 ]

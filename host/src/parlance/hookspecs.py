@@ -28,6 +28,9 @@ from parlance.types import RegisterCommand, RegisterDemo, RegisterPrompt, Regist
 
 PROJECT = "parlance"
 
+HOST_API = "1.0"
+"""The pack API version this host provides. Packs declare `PARLANCE_HOST_API = "1.0"`."""
+
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
@@ -99,4 +102,4 @@ class PackSpec:
         """
 
 
-__all__ = ["PROJECT", "PackSpec", "hookimpl", "hookspec"]
+__all__ = ["HOST_API", "PROJECT", "PackSpec", "hookimpl", "hookspec"]

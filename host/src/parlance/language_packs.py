@@ -34,6 +34,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from parlance.config import Config
+from parlance.installed import installed_entry_points
 
 __all__ = ["LANGUAGE_PACKS_GROUP", "LanguagePack", "LanguagePackSet", "LanguagePacks", "discover_language_packs",
            "lookup_chain", "normalize_tag"]
@@ -205,8 +206,6 @@ def discover_language_packs(config: Config) -> LanguagePackSet:
             for folder in sorted(p for p in root.iterdir() if p.is_dir() and (p / "pack.toml").exists()):
                 found.append(_read(folder, source="path"))
     if config.language_packs_autoload:
-        from parlance.packs import installed_entry_points  # one metadata scan for both groups
-
         for ep in installed_entry_points(LANGUAGE_PACKS_GROUP):
             folder = _package_dir(ep.value)
             dist = ep.dist.name if ep.dist else ep.name

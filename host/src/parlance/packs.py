@@ -21,19 +21,17 @@ settings resolve against the config file's folder.
 from __future__ import annotations
 
 import contextlib
-import functools
 import inspect
 import logging
 import os
 import sys
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, EntryPoints, entry_points
+from importlib.metadata import EntryPoint
 from typing import Any, Literal
 
 import pluggy
 from pydantic import BaseModel, ValidationError
 
-from parlance import HOST_API
 from parlance.config import (
     HOST_KEYS_IN_PACK_TABLE,
     Config,
@@ -45,7 +43,8 @@ from parlance.config import (
     unknown_setting_keys,
 )
 from parlance.errors import ConfigError, PackError, ToolNameCollision
-from parlance.hookspecs import PROJECT, PackSpec
+from parlance.hookspecs import HOST_API, PROJECT, PackSpec
+from parlance.installed import installed_entry_points, rescan_installed
 from parlance.language_packs import LanguagePacks, LanguagePackSet, discover_language_packs
 from parlance.registry import Registry, Staging
 
@@ -103,22 +102,6 @@ class PackSet:
     def hook_for(self, record: PackRecord, hook: str) -> Any:
         """A caller for one hook that reaches only this pack's implementation."""
         return _only(self.manager, record.plugin)(hook)
-
-
-@functools.cache
-def _all_entry_points() -> EntryPoints:
-    # One scan of the installed distributions serves both groups (packs and language packs); each
-    # scan reads every distribution's metadata.
-    return entry_points()
-
-
-def rescan_installed() -> None:
-    """Forget the installed distributions read so far: call after installing one at run time (tests)."""
-    _all_entry_points.cache_clear()
-
-
-def installed_entry_points(group: str) -> EntryPoints:
-    return _all_entry_points().select(group=group)
 
 
 def discover() -> dict[str, EntryPoint]:

@@ -146,11 +146,9 @@ PACK = '''\
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from pydantic import BaseModel, Field
 
-from parlance import ToolContext, ToolError, hookimpl
+from parlance import RegisterTool, ToolContext, ToolError, hookimpl
 
 PARLANCE_HOST_API = "$host_api"  # the host API this pack was written against
 
@@ -179,7 +177,7 @@ async def measure(args: MeasureIn, ctx: ToolContext) -> MeasureOut:
 
 
 @hookimpl
-def parlance_register_tools(register: Callable[..., None]) -> None:
+def parlance_register_tools(register: RegisterTool) -> None:
     register(measure, name="$tool", title="Measure a string",
              description="Counts the characters and words of a string and says whether it fits a length limit.",
              read_only=True, idempotent=True)

@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 from mcp.types import CreateMessageResult, TextContent
 
+from parlance_translation import pack
 from parlance_translation.evaluation.runner import REPLY_SOURCE, SLICES, corpus_dir, load_slice, run_eval
 from parlance_translation.prompting import EVAL_SLICES
 from parlance_translation.schemas import output_schema
@@ -30,7 +31,7 @@ def anyio_backend() -> str:
 
 @pytest.fixture(scope="module")
 async def report():
-    return await run_eval()
+    return await run_eval(pack)
 
 
 async def test_eval_corpus_passes(report) -> None:
@@ -108,7 +109,7 @@ async def test_a_stale_prompt_hash_fails_naming_the_slice(tmp_path: Path) -> Non
     first["prompt_sha256"] = "0" * 64  # as if the template changed after recording
     path.write_text("\n".join([json.dumps(first, ensure_ascii=False), *lines[1:]]) + "\n", encoding="utf-8")
 
-    result = await run_eval(["tone"], corpus)
+    result = await run_eval(pack, ["tone"], corpus)
     assert not result.ok
     [failure] = result.slices[0].failures
     assert failure.check == "prompt_sha256"

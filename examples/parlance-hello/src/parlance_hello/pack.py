@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from parlance import ToolContext, ToolError, hookimpl
+from parlance import RegisterPrompt, RegisterResource, RegisterTool, ToolContext, ToolError, hookimpl
 
 PARLANCE_HOST_API = "1.0"
 
@@ -55,15 +55,15 @@ def parlance_declare_settings() -> type[BaseModel]:
 
 
 @hookimpl
-def parlance_register_tools(register):
+def parlance_register_tools(register: RegisterTool) -> None:
     register(hello, name="hello", title="Say hello", description="Greets someone.", read_only=True)
 
 
 @hookimpl
-def parlance_register_prompts(register):
+def parlance_register_prompts(register: RegisterPrompt) -> None:
     register(introduce, name="introduce", title="Introduce someone")
 
 
 @hookimpl
-def parlance_register_resources(register):
+def parlance_register_resources(register: RegisterResource) -> None:
     register(greeted, uri="hello://greeted", name="greeted", description="Names greeted in this session.")

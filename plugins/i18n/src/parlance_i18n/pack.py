@@ -7,12 +7,11 @@ and the domain modules) on the first call.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from parlance import hookimpl
-from parlance.language_packs import LanguagePacks
+from parlance import LanguagePacks, RegisterDemo, RegisterResource, RegisterTool, hookimpl
 
 from parlance_i18n import demo, handlers
 from parlance_i18n.settings import I18nSettings
@@ -29,7 +28,7 @@ def parlance_declare_settings() -> type[I18nSettings]:
 
 
 @hookimpl
-def parlance_register_tools(register: Callable[..., Any]) -> None:
+def parlance_register_tools(register: RegisterTool) -> None:
     register(handlers.translate, name="i18n_translate", title="Translate a message key",
              read_only=True, idempotent=True, destructive=False, open_world=False,
              on_invalid_arguments=handlers.on_invalid_translate)
@@ -43,7 +42,7 @@ def parlance_register_tools(register: Callable[..., Any]) -> None:
 
 
 @hookimpl
-def parlance_register_resources(register: Callable[..., Any]) -> None:
+def parlance_register_resources(register: RegisterResource) -> None:
     register(handlers.read_locales, uri="i18n://locales", name="i18n_locales", title="Locales with bundles")
     register(handlers.read_bundle, uri="i18n://bundles/{locale}", name="i18n_bundle",
              title="A locale's message bundle (keys and ICU sources)")
@@ -69,5 +68,5 @@ async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> A
 
 
 @hookimpl
-def parlance_register_demo(register: Callable[..., Any]) -> None:
+def parlance_register_demo(register: RegisterDemo) -> None:
     register(title=demo.TITLE, steps=demo.STEPS)

@@ -1,8 +1,9 @@
-"""The pack's MCP surface: tool and resource handlers, their models, and the error mapping.
+"""The engine behind `handlers`: the tools' and resources' work, loaded on the first call.
 
 Handlers are thin: they fetch the session's `Translator`, call the domain, and turn `I18nError`s
 into `ToolError`s with the same code. Argument problems pydantic finds in `locale` become
-INVALID_LOCALE and those in `messages` INVALID_MESSAGES, as the seed specifies.
+INVALID_LOCALE and those in `messages` INVALID_MESSAGES, as the seed specifies (the mappers are in
+`handlers`, which the pack registers; this module never imports it back).
 
 `i18n_add_messages` refuses what cannot succeed before it compiles anything: without a session
 (SESSION_STATE_UNAVAILABLE) before reading the messages, and over the per-bundle or per-session
@@ -22,7 +23,6 @@ from parlance_i18n.bundles import BundleBuilder
 from parlance_i18n.catalog import Catalog
 from parlance_i18n.checks import check_locales, summarize_locales
 from parlance_i18n.errors import I18nError, NoBundlesLoaded
-from parlance_i18n.handlers import on_invalid_add_messages, on_invalid_translate
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.models import (
     AddMessagesInput,
@@ -40,8 +40,6 @@ __all__ = [
     "add_messages",
     "check",
     "list_locales",
-    "on_invalid_add_messages",
-    "on_invalid_translate",
     "read_bundle",
     "read_locales",
     "translate",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING
 
-from parlance import hookimpl
-from parlance.types import RegisterCommand, RegisterDemo, RegisterTool
+from parlance import RegisterCommand, RegisterDemo, RegisterTool, hookimpl
+
 from parlance_strings_admin import demo, tools
 from parlance_strings_admin.settings import StringsAdminSettings, resolve_endpoint
 
@@ -72,8 +72,6 @@ def parlance_register_commands(register: RegisterCommand) -> None:
         configure=cli.configure,
         run=cli.run,
     )
-
-
 
 
 @hookimpl

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import sys
 from typing import Any
 
-from parlance import ToolContext, ToolResult, hookimpl
+from parlance import RegisterCommand, RegisterDemo, RegisterTool, ToolContext, ToolResult, hookimpl
 
 from parlance_translation import demo
 from parlance_translation.contract import (
@@ -96,7 +98,7 @@ def parlance_declare_settings() -> type[TranslationSettings]:
 
 
 @hookimpl
-def parlance_register_tools(register: Any) -> None:
+def parlance_register_tools(register: RegisterTool) -> None:
     for handler, name, title, description in TOOLS:
         register(
             handler,
@@ -114,13 +116,14 @@ def parlance_register_tools(register: Any) -> None:
 
 
 @hookimpl
-def parlance_register_commands(register: Any) -> None:
+def parlance_register_commands(register: RegisterCommand) -> None:
     from parlance_translation.evaluation import cli  # imported late: only the CLI needs the eval runner
 
+    # The runner drives this module through an in-process host; it gets it as an argument.
     register("eval", help="Run the translation pack's eval corpus (parlance eval translation).",
-             configure=cli.configure, run=cli.run)
+             configure=cli.configure, run=functools.partial(cli.run, pack=sys.modules[__name__]))
 
 
 @hookimpl
-def parlance_register_demo(register: Any) -> None:
+def parlance_register_demo(register: RegisterDemo) -> None:
     register(title=demo.TITLE, steps=demo.STEPS, setup=demo.baseline_settings)

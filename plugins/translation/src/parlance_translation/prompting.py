@@ -13,8 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlance import ToolError
-from parlance.language_packs import LanguagePacks
+from parlance import LanguagePacks, ToolError
 
 from parlance_translation import errors, inputs
 from parlance_translation.heuristics.tone import register_targets

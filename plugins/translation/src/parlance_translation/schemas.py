@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from parlance.schemas import flatten
+from parlance import flatten, input_schema_for
 
 from parlance_translation.contract import OUTPUT_MODELS
 
@@ -42,8 +42,6 @@ def generate_output_schema(tool: str) -> str:
 
 def generate_input_schema(tool: str) -> str:
     """The input schema as the host derives it from the input model (what the checked-in file must equal)."""
-    from parlance.schemas import input_schema_for
-
     from parlance_translation.inputs import INPUT_MODELS
 
     return json.dumps(input_schema_for(INPUT_MODELS[tool]), sort_keys=True, ensure_ascii=False)

@@ -29,8 +29,7 @@ from importlib import resources
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from parlance import ToolError
-from parlance.language_packs import LanguagePack, LanguagePacks
+from parlance import LanguagePack, LanguagePacks, ToolError
 
 from parlance_translation import errors
 

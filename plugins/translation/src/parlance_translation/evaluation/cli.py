@@ -19,7 +19,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "reference replies against the new prompt first), then run")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, *, pack: object) -> int:
+    """Run the eval corpus against `pack`, the translation pack's hook module (the pack binds it)."""
     import anyio
 
     names = args.slices or list(runner.SLICES)
@@ -31,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     if args.rehash:
         changed = runner.rehash(corpus, names)
         print(f"re-recorded prompt_sha256 for {changed} example(s)", file=sys.stderr)
-    report = anyio.run(runner.run_eval, names, corpus)
+    report = anyio.run(runner.run_eval, pack, names, corpus)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
     else:

@@ -130,11 +130,10 @@ def rehash(corpus: Path, names: list[str]) -> int:
     return sum(write_slice(corpus, name, load_slice(corpus, name)) for name in names)
 
 
-async def run_eval(names: list[str] | None = None, corpus: Path | None = None) -> EvalReport:
-    """Run the named slices (default: all) and return what passed and failed."""
-    from parlance.testing import connect  # the host's in-process client + server
-
-    import parlance_translation.pack as pack
+async def run_eval(pack: object, names: list[str] | None = None, corpus: Path | None = None) -> EvalReport:
+    """Run the named slices (default: all) against `pack` (the translation pack's hook module, passed
+    in so the runner never imports the pack that registers it) and return what passed and failed."""
+    from parlance.testing import connect  # the host's in-process client + server; loads `mcp`
 
     corpus = corpus or corpus_dir()
     report = EvalReport()
