@@ -268,3 +268,48 @@ def test_relative_paths_resolve_against_the_config_file_from_any_working_folder(
         assert json.loads(check.stdout)["warnings"] == []
         found = json.loads(run(environment, elsewhere, "language-packs", "--json", *config_args).stdout)
         assert [(lp["name"], lp["path"]) for lp in found] == [("fr", str(pack.resolve()))]
+
+
+# --- issue 16: a pack's commands that cannot be added are reported, not dropped silently ---------
+
+COMMANDS_FAIL = '''
+    from parlance import hookimpl
+
+    @hookimpl
+    def parlance_register_commands(register):
+        raise RuntimeError("boom in commands")
+'''
+
+COMMANDS_CLASH = '''
+    from parlance import hookimpl
+
+    @hookimpl
+    def parlance_register_commands(register):
+        print("noise from a pack")  # must not reach `parlance packs --json`
+        register("packs", help="Shadows a built-in.", configure=lambda p: None, run=lambda a: 0)
+        register("wave", help="Waves too.", configure=lambda p: None, run=lambda a: 0)
+'''
+
+
+def test_pack_command_failures_are_shown_by_parlance_packs(env: dict[str, str], tmp_path: Path) -> None:
+    site = Path(env["PYTHONPATH"])
+    write_fake_dist(site, "commands_fail", COMMANDS_FAIL)
+    write_fake_dist(site, "waver_twin", COMMANDS_CLASH)  # loads after waver, so `wave` is taken
+    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["waver", "commands_fail", "waver_twin"]\n')
+
+    listed = run(env, tmp_path, "packs", "--json")
+    assert listed.returncode == 0, listed.stderr
+    rows = {row["name"]: row for row in json.loads(listed.stdout)}
+    assert rows["commands_fail"]["state"] == "loaded"
+    assert "parlance_register_commands raised RuntimeError: boom in commands" in rows["commands_fail"]["error"]
+    twin = rows["waver_twin"]["error"]
+    assert rows["waver_twin"]["state"] == "loaded"
+    assert "command 'packs' not added: a built-in command already has that name" in twin
+    assert "command 'wave' not added: pack 'waver' already has that name" in twin
+    assert rows["waver"]["error"] is None
+
+    table = run(env, tmp_path, "packs")
+    assert "boom in commands" in table.stdout and "pack 'waver' already has that name" in table.stdout
+
+    waved = run(env, tmp_path, "wave")  # the first pack to claim a name keeps it; the CLI still works
+    assert waved.returncode == 0 and waved.stdout.strip() == "waved"

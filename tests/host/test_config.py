@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import sys
 from pathlib import Path
 
 import pytest
 
 from pydantic import BaseModel, ConfigDict, DirectoryPath, Field
 
+import parlance
 from parlance.config import MASK, find_config_file, load_config
 from parlance.errors import ConfigError
 
@@ -225,3 +229,67 @@ def test_show_withholds_values_it_cannot_match_to_an_environment_reference() -> 
     shown = config.show({"p": {"tokenValue": "resolved-secret-123", "mode": "fast", "retries": 2}})
     assert "resolved-secret-123" not in str(shown)
     assert shown["packs"]["p"]["mode"] == "fast"  # written under the dumped key: shown as usual
+
+
+# --- issue 16: the environment is read in one place, into the Config ----------------------------
+
+
+def test_the_environment_is_read_once_into_the_config(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config_file = clean_env / "elsewhere.toml"
+    config_file.write_text("[host]\nport = 9000\n")
+    monkeypatch.setenv("PARLANCE_CONFIG", str(config_file))
+    monkeypatch.setenv("PARLANCE_PACKS", " core, greeter ,,")
+    monkeypatch.setenv("PARLANCE_STRICT_PACKS", "Yes")
+    monkeypatch.setenv("UV", "/opt/uv/bin/uv")
+    monkeypatch.setenv("XDG_DATA_HOME", str(clean_env / "data"))
+    monkeypatch.setenv("PARLANCE_TEST_SECRET", "s3cret")
+
+    config = load_config()
+    assert config.path == config_file and config.host.port == 9000
+    assert config.env.config_file == str(config_file)
+    assert config.env.packs == ("core", "greeter")
+    assert config.env.strict_packs is True
+    assert config.env.uv == "/opt/uv/bin/uv"
+    assert config.env.variables["PARLANCE_TEST_SECRET"] == "s3cret"
+    if sys.platform not in ("darwin", "win32"):
+        assert config.env.config_home == clean_env / "xdg" / "parlance"
+        assert config.env.data_home == clean_env / "data"
+
+    monkeypatch.setenv("PARLANCE_PACKS", "other")  # read once: a later change does not reach this Config
+    monkeypatch.delenv("PARLANCE_STRICT_PACKS")
+    assert config.env.packs == ("core", "greeter") and config.env.strict_packs is True
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.env.strict_packs = False  # type: ignore[misc]
+
+    monkeypatch.delenv("PARLANCE_PACKS")
+    assert load_config().env.packs is None and load_config().env.strict_packs is False
+
+
+def test_only_config_reads_the_environment() -> None:
+    """Every other host module takes what it needs from `Config.env` (or `read_environment()`)."""
+    root = Path(parlance.__file__).parent
+    readers = []
+    for module in sorted(root.rglob("*.py")):
+        if module.name == "config.py" and module.parent == root:
+            continue
+        tree = ast.parse(module.read_text(encoding="utf-8"), filename=str(module))
+        for node in ast.walk(tree):
+            reads = (
+                (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "os"
+                 and node.attr in _ENV_NAMES)
+                or (isinstance(node, ast.ImportFrom) and node.module == "os"
+                    and any(alias.name in _ENV_NAMES for alias in node.names))
+            )
+            if reads:
+                readers.append(f"{module.relative_to(root)}:{node.lineno}")
+    assert readers == [], f"read the environment through parlance.config instead: {readers}"
+
+
+_ENV_NAMES = {"environ", "environb", "getenv", "getenvb"}
+
+
+def test_the_environment_snapshot_never_shows_in_a_repr() -> None:
+    from parlance.config import read_environment
+
+    env = read_environment({"PARLANCE_PACKS": "i18n", "SOME_API_TOKEN": "secret-value-42"})
+    assert "secret-value-42" not in repr(env) and env.packs == ("i18n",)

@@ -25,7 +25,7 @@ from parlance.config import Config
 from parlance.context import ContextBackend, ToolContext
 from parlance.errors import PackError, ToolError
 from parlance.logs import log_call
-from parlance.packs import PackRecord, PackSet, load_packs, strict_mode
+from parlance.packs import PackRecord, PackSet, load_packs
 from parlance.registry import PromptDefinition, ToolDefinition
 from parlance.types import ArgumentProblem, PromptMessage, ToolResult
 
@@ -127,7 +127,7 @@ class Host:
             self._unavailable[record.name] = f"{exc.__class__.__name__}: {exc}"
             record.state, record.error = "failed", f"lifespan failed: {self._unavailable[record.name]}"
             ready.set()
-            if strict_mode():
+            if self.config.env.strict_packs:
                 raise PackError(f"pack {record.name!r}: {record.error}") from None
 
     async def _wait_for(self, pack: str) -> str | None:

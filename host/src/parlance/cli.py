@@ -163,21 +163,40 @@ def _names_builtin(argv: list[str]) -> bool:
 
 
 def _pack_commands(argv: list[str]) -> list[Command]:
-    """Commands contributed by enabled packs; a pack that fails here is skipped silently (see `parlance packs`)."""
+    """Commands contributed by enabled packs. A pack whose commands fail here is left out of the
+    parser; `parlance packs` shows why (`_collect_commands`)."""
     config_path = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--config"), None)
     try:
         packs = _load_packs(load_config(config_path))
     except (ConfigError, PackError):
-        return []
+        return []  # the command itself reports the error once the parser is built
+    return _collect_commands(packs)
+
+
+def _collect_commands(packs: Any) -> list[Command]:
+    """Each loaded pack's commands, first come first served. What a pack gets wrong (its
+    `parlance_register_commands` raises, or a name is built in or already another pack's) is
+    recorded as that pack's error, so `parlance packs` lists it; the pack's tools still load."""
     found: list[Command] = []
     for record in packs.loaded():
-        def register(name: str, *, help: str, configure: Any, run: Any, _pack: str = record.name) -> None:
-            if name not in BUILTINS and all(c.name != name for c in found):
-                found.append(Command(name=name, help=help, configure=configure, run=run, pack=_pack))
+        problems: list[str] = []
+
+        def register(name: str, *, help: str, configure: Any, run: Any, _pack: str = record.name,
+                     _problems: list[str] = problems) -> None:
+            owner = "a built-in command" if name in BUILTINS else next(
+                (f"pack {c.pack!r}" for c in found if c.name == name), None)
+            if owner is not None:
+                _problems.append(f"command {name!r} not added: {owner} already has that name")
+                return
+            found.append(Command(name=name, help=help, configure=configure, run=run, pack=_pack))
+
         try:
-            packs.hook_for(record, "parlance_register_commands")(register=register)
-        except Exception:  # a pack's broken command must not take the CLI down
-            continue
+            with contextlib.redirect_stdout(sys.stderr):  # stdout may be `parlance packs --json`
+                packs.hook_for(record, "parlance_register_commands")(register=register)
+        except Exception as exc:  # a pack's broken command must not take the CLI down
+            problems.append(f"commands not added: parlance_register_commands raised {exc.__class__.__name__}: {exc}")
+        if problems:
+            record.error = "; ".join(filter(None, [record.error, *problems]))
     return found
 
 
@@ -268,6 +287,7 @@ def _stdio_greeting(host: Any) -> str:
 
 def _packs(args: argparse.Namespace, config: Config) -> int:
     packs = _load_packs(config)
+    _collect_commands(packs)  # records each pack whose commands `parlance COMMAND` would leave out
     rows = [r.as_dict() for r in packs.records]
     if args.json:
         _print_json(rows)
@@ -439,7 +459,7 @@ def _client_config(args: argparse.Namespace, config: Config) -> int:
     from parlance.client_config import run
 
     return run(args.client, name=args.name, config_path=config.path, write=args.write, dry_run=args.dry_run,
-               path=args.path, project=args.project)
+               path=args.path, project=args.project, environ=config.env.variables)
 
 
 def _install(args: argparse.Namespace, config: Config) -> int:
@@ -448,13 +468,13 @@ def _install(args: argparse.Namespace, config: Config) -> int:
     options = InstallOptions(editable=tuple(args.editable), upgrade=args.upgrade, force_reinstall=args.force_reinstall,
                              pre=args.pre, index_url=args.index_url, extra_index_urls=tuple(args.extra_index_url),
                              find_links=tuple(args.find_links))
-    return _report_install(install(args.packages, options), args.json)
+    return _report_install(install(args.packages, options, host_env=config.env), args.json)
 
 
 def _uninstall(args: argparse.Namespace, config: Config) -> int:
     from parlance.install import uninstall
 
-    return _report_install(uninstall(args.packages), args.json)
+    return _report_install(uninstall(args.packages, host_env=config.env), args.json)
 
 
 def _report_install(outcome: Any, as_json: bool) -> int:

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from parlance.config import read_environment
 from parlance.errors import ConfigError
 
 __all__ = ["CLIENTS", "default_path", "merge", "run", "server_entry", "snippet", "transport_of", "write_atomically"]
@@ -111,8 +112,11 @@ def snippet(client: str, name: str, entry: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def default_path(client: str, *, project: bool = False, platform: str = sys.platform,
-                 environ: Mapping[str, str] = os.environ) -> Path:
-    """The file a client reads its MCP servers from. `project`: Cursor's per-project file."""
+                 environ: Mapping[str, str] | None = None) -> Path:
+    """The file a client reads its MCP servers from. `project`: Cursor's per-project file.
+    `environ`: the variables to read (default: the process environment, via `read_environment`)."""
+    if environ is None:
+        environ = read_environment().variables
     home = Path.home()
     if client == "claude":
         if project:
@@ -269,7 +273,8 @@ def write_atomically(path: Path, text: str, *, expected: str | None) -> Path | N
 
 
 def run(client: str, *, name: str, config_path: str | os.PathLike[str] | None, write: bool = False,
-        dry_run: bool = False, path: str | None = None, project: bool = False) -> int:
+        dry_run: bool = False, path: str | None = None, project: bool = False,
+        environ: Mapping[str, str] | None = None) -> int:
     """Print the snippet; with `write`, merge it into the client's file; with `dry_run`, print the diff."""
     entry = server_entry(client, config_path)
     if not (write or dry_run):
@@ -277,7 +282,7 @@ def run(client: str, *, name: str, config_path: str | os.PathLike[str] | None, w
         print(f"# Merge this into {where}, or run `parlance client-config {client} --write`", file=sys.stderr)
         print(json.dumps(snippet(client, name, entry), indent=2, ensure_ascii=False))
         return 0
-    target = Path(path) if path else default_path(client, project=project)
+    target = Path(path) if path else default_path(client, project=project, environ=environ)
     target = target.resolve()  # a symlinked config is updated where it lives
     old = _read(target)
     new = merge(old, client, name, entry, source=str(target))

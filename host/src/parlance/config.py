@@ -15,6 +15,11 @@ pack's table is validated (`resolve_path_settings`), so packs need not know wher
 path given on the command line or in an environment variable (`--config`, `$PARLANCE_CONFIG`, a
 setting written as `${env:NAME}...`) resolves against the working folder.
 
+The environment is read in this module only, once per configuration: `read_environment` resolves
+the variables the host honours (`PARLANCE_CONFIG`, `PARLANCE_PACKS`, `PARLANCE_STRICT_PACKS`, `UV`,
+the platform's config and data folders) into a frozen `HostEnvironment`, which `Config.env` carries
+for the rest of the host to read.
+
 What is probably a typo but does not stop the host — an unknown table or key, a path that does not
 exist — is a `ConfigWarning`, not an error: `parlance config check` lists them, `serve` logs them,
 and `parlance config check --strict` fails on them.
@@ -32,14 +37,15 @@ import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
+from types import MappingProxyType
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from parlance.errors import ConfigError
 
-__all__ = ["Config", "ConfigWarning", "HostSettings", "did_you_mean", "find_config_file", "load_config",
-           "resolve_env", "resolve_path", "user_config_dir"]
+__all__ = ["Config", "ConfigWarning", "HostEnvironment", "HostSettings", "did_you_mean", "find_config_file",
+           "load_config", "read_environment", "resolve_env", "resolve_path", "user_config_dir"]
 
 HOST_KEYS_IN_PACK_TABLE = frozenset({"prefix", "enabled"})
 _ENV_REF = re.compile(r"\$\{env:([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -118,9 +124,65 @@ class ConfigWarning:
         return str(self.as_error())
 
 
+_TRUE = frozenset({"1", "true", "yes", "on"})
+
+
+@dataclass(frozen=True)
+class HostEnvironment:
+    """The environment variables the host honours, read once (`read_environment`).
+
+    `packs` (`PARLANCE_PACKS=a,b`) overrides the config's pack selection; `strict_packs`
+    (`PARLANCE_STRICT_PACKS=1`) makes a pack failure fatal; `config_file` (`PARLANCE_CONFIG`) is
+    where `find_config_file` looks after `--config`; `uv` (`$UV`, set by `uv run`) is the installer
+    `parlance install` prefers. `variables` is the whole snapshot, for what names a variable at run
+    time (`${env:NAME}` in a pack table, a client's config folder, a child process's PATH).
+    """
+
+    packs: tuple[str, ...] | None = None
+    strict_packs: bool = False
+    config_file: str | None = None
+    uv: str | None = None
+    config_home: Path = field(default_factory=lambda: _config_home({}))
+    data_home: Path = field(default_factory=lambda: _data_home({}))
+    # repr=False: the snapshot holds every secret in the environment; a logged repr must not.
+    variables: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), repr=False)
+
+
+def read_environment(environ: Mapping[str, str] | None = None) -> HostEnvironment:
+    """The host's settings from `environ` (default: the process environment, copied now)."""
+    snapshot = dict(os.environ if environ is None else environ)
+    raw_packs = snapshot.get("PARLANCE_PACKS")
+    return HostEnvironment(
+        packs=None if raw_packs is None else tuple(n.strip() for n in raw_packs.split(",") if n.strip()),
+        strict_packs=snapshot.get("PARLANCE_STRICT_PACKS", "").strip().lower() in _TRUE,
+        config_file=snapshot.get("PARLANCE_CONFIG") or None,
+        uv=snapshot.get("UV") or None,
+        config_home=_config_home(snapshot),
+        data_home=_data_home(snapshot),
+        variables=MappingProxyType(snapshot),
+    )
+
+
+def _config_home(environ: Mapping[str, str]) -> Path:
+    if sys.platform == "win32":
+        return Path(environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / "parlance"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "parlance"
+    return Path(environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "parlance"
+
+
+def _data_home(environ: Mapping[str, str]) -> Path:
+    """The user's data folder (language packs live in its `parlance/language_packs`)."""
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support"
+    if sys.platform == "win32":
+        return Path(environ.get("APPDATA", Path.home()))
+    return Path(environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+
+
 @dataclass
 class Config:
-    """The effective configuration."""
+    """The effective configuration: the file's settings and the environment (`env`) they were read with."""
 
     path: Path | None = None
     host: HostSettings = field(default_factory=HostSettings)
@@ -131,6 +193,7 @@ class Config:
     tools_disabled: list[str] = field(default_factory=list)
     language_pack_paths: list[Path] | None = None
     language_packs_autoload: bool = True
+    env: HostEnvironment = field(default_factory=read_environment)
     warnings: list[ConfigWarning] = field(default_factory=list)
     """What the file itself shows to be likely mistakes (unknown tables and keys, missing paths);
     the packs add theirs when they load (`PackSet.warnings`)."""
@@ -206,48 +269,48 @@ class Config:
         }
 
 
-def user_config_dir() -> Path:
-    if sys.platform == "win32":
-        return Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / "parlance"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "parlance"
-    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "parlance"
+def user_config_dir(env: HostEnvironment | None = None) -> Path:
+    return (env or read_environment()).config_home
 
 
-def find_config_file(explicit: str | os.PathLike[str] | None = None) -> Path | None:
+def find_config_file(explicit: str | os.PathLike[str] | None = None, *,
+                     env: HostEnvironment | None = None) -> Path | None:
     """The config file to read, by the documented search order; None when there is none."""
     if explicit is not None:
         path = Path(explicit)
         if not path.is_file():
             raise ConfigError(f"config file {str(path)!r} does not exist", fix="check the --config path")
         return path
-    from_env = os.environ.get("PARLANCE_CONFIG")
+    env = env or read_environment()
+    from_env = env.config_file
     if from_env:
         path = Path(from_env)
         if not path.is_file():
             raise ConfigError(f"PARLANCE_CONFIG points at {from_env!r}, which does not exist",
                               fix="unset PARLANCE_CONFIG or point it at a parlance.toml")
         return path
-    for candidate in (Path.cwd() / "parlance.toml", user_config_dir() / "parlance.toml"):
+    for candidate in (Path.cwd() / "parlance.toml", env.config_home / "parlance.toml"):
         if candidate.is_file():
             return candidate
     return None
 
 
 def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
-    path = find_config_file(explicit)
+    """The file found by the search order, validated, with the environment read once alongside it."""
+    env = read_environment()
+    path = find_config_file(explicit, env=env)
     if path is None:
-        return Config()
+        return Config(env=env)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=str(path), fix="fix the syntax at that line") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the file ({exc.__class__.__name__})", file=str(path)) from None
-    return config_from_dict(raw, path=path)
+    return config_from_dict(raw, path=path, env=env)
 
 
-def config_from_dict(raw: dict[str, Any], *, path: Path | None = None) -> Config:
+def config_from_dict(raw: dict[str, Any], *, path: Path | None = None, env: HostEnvironment | None = None) -> Config:
     """Validate a parsed parlance.toml (also used by tests and `parlance.testing.connect`).
 
     Unknown tables and keys are left out with a warning each (a did-you-mean when one is close);
@@ -288,6 +351,7 @@ def config_from_dict(raw: dict[str, Any], *, path: Path | None = None) -> Config
         tools_disabled=parsed.tools.disabled,
         language_pack_paths=language_pack_paths,
         language_packs_autoload=parsed.language_packs.autoload,
+        env=env or read_environment(),
         warnings=warnings,
     )
 
@@ -503,22 +567,24 @@ def _each_model(annotation: Any, value: Any, where: str,
             _each_model(args[1], item, f"{where}.{k}", check)
 
 
-def resolve_env(value: Any, *, file: str, key: str) -> Any:
-    """Replace `${env:NAME}` / `${env:NAME:-default}` in strings, recursively."""
+def resolve_env(value: Any, *, file: str, key: str, environ: Mapping[str, str] | None = None) -> Any:
+    """Replace `${env:NAME}` / `${env:NAME:-default}` in strings, recursively, from `environ`
+    (default: the process environment; the host passes `Config.env.variables`)."""
+    variables = os.environ if environ is None else environ
     if isinstance(value, str):
         def substitute(match: re.Match[str]) -> str:
             name, default = match.group(1), match.group(2)
-            if name in os.environ:
-                return os.environ[name]
+            if name in variables:
+                return variables[name]
             if default is not None:
                 return default
             raise ConfigError(f"refers to the environment variable {name}, which is not set", file=file, key=key,
                               fix=f"export {name}=..., or write ${{env:{name}:-default}}")
         return _ENV_REF.sub(substitute, value)
     if isinstance(value, dict):
-        return {k: resolve_env(v, file=file, key=f"{key}.{k}") for k, v in value.items()}
+        return {k: resolve_env(v, file=file, key=f"{key}.{k}", environ=variables) for k, v in value.items()}
     if isinstance(value, list):
-        return [resolve_env(v, file=file, key=f"{key}[{i}]") for i, v in enumerate(value)]
+        return [resolve_env(v, file=file, key=f"{key}[{i}]", environ=variables) for i, v in enumerate(value)]
     return value
 
 

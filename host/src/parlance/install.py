@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parlance.config import HostEnvironment, read_environment
 from parlance.errors import ConfigError
 
 __all__ = [
@@ -117,9 +118,10 @@ def _pipx_package(prefix: Path) -> str:
         return prefix.name
 
 
-def find_uv() -> str | None:
-    """The uv executable: `$UV` (set by `uv run`), then `PATH`, then the `uv` distribution."""
-    for candidate in (os.environ.get("UV"), shutil.which("uv")):
+def find_uv(from_env: str | None = None) -> str | None:
+    """The uv executable: `from_env` (`$UV`, set by `uv run`: `HostEnvironment.uv`), then `PATH`, then
+    the `uv` distribution."""
+    for candidate in (from_env, shutil.which("uv")):
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     try:
@@ -325,16 +327,17 @@ def _diff(before: set[PackEntry], after: set[PackEntry], outcome: Outcome) -> No
 
 
 def install(packages: Sequence[str], options: InstallOptions = InstallOptions(),
-            env: Environment | None = None) -> Outcome:
+            env: Environment | None = None, *, host_env: HostEnvironment | None = None) -> Outcome:
     """Install `packages` (requirements, paths, URLs) and `options.editable` folders into `env`."""
     env = env or find_environment()
     if not packages and not options.editable:
         raise ConfigError("nothing to install", fix="name a package, e.g. `parlance install parlance-hello`, "
                           "or a folder with -e PATH")
-    return _run("install", [*packages], env, options, _keep_hint(env, packages, options))
+    return _run("install", [*packages], env, options, _keep_hint(env, packages, options), host_env)
 
 
-def uninstall(packages: Sequence[str], env: Environment | None = None) -> Outcome:
+def uninstall(packages: Sequence[str], env: Environment | None = None, *,
+              host_env: HostEnvironment | None = None) -> Outcome:
     """Uninstall the distributions named `packages` from `env` (never the host itself)."""
     env = env or find_environment()
     if not packages:
@@ -347,11 +350,13 @@ def uninstall(packages: Sequence[str], env: Environment | None = None) -> Outcom
             raise ConfigError(f"refusing to uninstall {host!r}: it is the Parlance host this command runs from",
                               fix=f"remove it with the tool that installed it: `uv tool uninstall {host}`, "
                                   f"`pipx uninstall {host}` or `pip uninstall {host}`")
-    return _run("uninstall", [*packages], env, InstallOptions(), _remove_hint(env, packages))
+    return _run("uninstall", [*packages], env, InstallOptions(), _remove_hint(env, packages), host_env)
 
 
-def _run(action: str, packages: list[str], env: Environment, options: InstallOptions, hint: str | None) -> Outcome:
-    command = installer_command(action, packages, env, uv=find_uv(), options=options)
+def _run(action: str, packages: list[str], env: Environment, options: InstallOptions, hint: str | None,
+         host_env: HostEnvironment | None) -> Outcome:
+    uv = find_uv((host_env or read_environment()).uv)
+    command = installer_command(action, packages, env, uv=uv, options=options)
     before = snapshot(env.python)
     # The installer's own output goes to stderr, so stdout carries only the summary.
     returncode = subprocess.run(command, stdout=2, check=False).returncode

@@ -23,9 +23,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import logging
-import os
 import re
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,19 +186,15 @@ class LanguagePackSet:
                     break
 
 
-def default_paths() -> list[Path]:
-    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    if sys.platform == "darwin":
-        data = Path.home() / "Library" / "Application Support"
-    elif sys.platform == "win32":
-        data = Path(os.environ.get("APPDATA", Path.home()))
-    return [Path.cwd() / "language_packs", data / "parlance" / "language_packs"]
+def default_paths(data_home: Path) -> list[Path]:
+    """`./language_packs`, then `parlance/language_packs` in the user's data folder (`Config.env.data_home`)."""
+    return [Path.cwd() / "language_packs", data_home / "parlance" / "language_packs"]
 
 
 def discover_language_packs(config: Config) -> LanguagePackSet:
     """Read every language pack's manifest from the search path and from installed distributions."""
     found: list[LanguagePack] = []
-    roots = config.language_pack_paths if config.language_pack_paths is not None else default_paths()
+    roots = config.language_pack_paths if config.language_pack_paths is not None else default_paths(config.env.data_home)
     for root in roots:
         if root.is_dir():
             for folder in sorted(p for p in root.iterdir() if p.is_dir() and (p / "pack.toml").exists()):

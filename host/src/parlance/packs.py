@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import inspect
 import logging
-import os
 import sys
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint
@@ -118,17 +117,6 @@ def new_manager() -> pluggy.PluginManager:
     return manager
 
 
-def strict_mode() -> bool:
-    return os.environ.get("PARLANCE_STRICT_PACKS", "").strip().lower() in {"1", "true", "yes", "on"}
-
-
-def allow_list() -> list[str] | None:
-    raw = os.environ.get("PARLANCE_PACKS")
-    if raw is None:
-        return None
-    return [name.strip() for name in raw.split(",") if name.strip()]
-
-
 def load_packs(config: Config, *, plugins: dict[str, Any] | None = None, diagnose: bool = False) -> PackSet:
     """Load the enabled packs: installed ones by entry point, plus `plugins` given as objects (tests).
 
@@ -150,11 +138,11 @@ def load_packs(config: Config, *, plugins: dict[str, Any] | None = None, diagnos
 
 
 def _load(config: Config, plugins: dict[str, Any] | None) -> PackSet:
-    strict = strict_mode()
+    strict = config.env.strict_packs
     manager = new_manager()
     registry = Registry()
     records: list[PackRecord] = []
-    env_allow = allow_list()
+    env_allow = config.env.packs
 
     candidates: dict[str, EntryPoint | Any] = dict(discover()) if plugins is None else dict(plugins)
     imported: list[PackRecord] = []
@@ -359,7 +347,7 @@ def _settings(pack: str, only_this: Any, config: Config, warnings: list[ConfigWa
             f"[{where.rsplit('.', 1)[0]}] takes {', '.join(accepted) or 'no keys'}"
         raise ConfigError(f"unknown key {name!r}", file=file, key=where, fix=fix)
     table = resolve_path_settings(model, table, config.base_dir, key=key)
-    resolved = resolve_env(table, file=file, key=key)
+    resolved = resolve_env(table, file=file, key=key, environ=config.env.variables)
     try:
         settings = model.model_validate(resolved)
     except ValidationError as exc:

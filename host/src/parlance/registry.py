@@ -234,8 +234,13 @@ class Registry:
                     f"{staging.pack!r}. Fix: disable one pack, or set [packs.{staging.pack}] prefix"
                 )
         for resource in staging.resources:
-            if resource.uri in self.resources or any(t.uri == resource.uri for t in self.resource_templates):
-                raise PackError(f"resource {resource.uri!r} is registered by two packs, the second is {staging.pack!r}")
+            first = self.resources.get(resource.uri) or next(
+                (t for t in self.resource_templates if t.uri == resource.uri), None)
+            if first is not None:
+                raise PackError(
+                    f"resource {resource.uri!r} is registered by both pack {first.pack!r} and pack {staging.pack!r}. "
+                    f"Fix: disable one of the two packs ([packs] disabled = [\"{staging.pack}\"])"
+                )
         if staging.prefix:
             self._prefixed.add(staging.pack)
         self.tools.update((t.name, t) for t in staging.tools)

@@ -80,10 +80,13 @@ def stdio_server_params(
     """
     from mcp import StdioServerParameters
 
+    from parlance.config import read_environment
+
     args = ["-m", "parlance", "serve"]
     if config_path is not None:
         args += ["--config", str(Path(config_path))]
-    child_env = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT"}}
+    inherited = {"PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT"}
+    child_env = {k: v for k, v in read_environment().variables.items() if k in inherited}
     child_env.update(env or {})
     if cwd is None and config_path is not None:
         cwd = Path(config_path).resolve().parent
