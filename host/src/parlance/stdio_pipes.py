@@ -37,7 +37,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from mcp.types import INTERNAL_ERROR, INVALID_REQUEST, JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
-from parlance.wire import Unreadable, encodable, parse_line
+from parlance.wire import Unreadable, parse_line, valid_id
 
 __all__ = ["ANSWER_LIMIT_S", "MAX_MESSAGE_BYTES", "InFlight", "read_messages", "usable", "wire_streams"]
 
@@ -375,11 +375,9 @@ def _encode(message: Any) -> bytes:
     except Exception:  # noqa: BLE001 - pydantic's serialization errors, and anything else
         logger.warning("stdio.unencodable_reply")
         request_id = getattr(message, "id", None)
-        readable = isinstance(request_id, int) or (isinstance(request_id, str) and encodable(request_id))
-        fallback = JSONRPCError(jsonrpc="2.0", id=request_id if readable else None,
-                                error={"code": INTERNAL_ERROR, "message": "Internal error: the reply could not be "
-                                                                          "encoded as UTF-8 JSON"})
-        return fallback.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+        return _encode(JSONRPCError(jsonrpc="2.0", id=request_id if valid_id(request_id) else None,
+                                    error={"code": INTERNAL_ERROR,
+                                           "message": "Internal error: the reply could not be encoded as UTF-8 JSON"}))
 
 
 async def _notice_client_gone(wire: _Wire, stop: Callable[[], Any]) -> None:

@@ -32,7 +32,7 @@ from mcp.types import (
     jsonrpc_message_adapter,
 )
 
-__all__ = ["MAX_DEPTH", "Unreadable", "diagnose", "encodable", "parse_line", "read_id"]
+__all__ = ["MAX_DEPTH", "Unreadable", "diagnose", "parse_line", "read_id", "valid_id"]
 
 MAX_DEPTH = 200
 """How deeply a message may nest: the SDK's parser (pydantic-core) refuses anything deeper."""
@@ -83,7 +83,7 @@ def parse_line(data: bytes) -> JSONRPCMessage | Unreadable:
                 return Unreadable(None, INVALID_REQUEST, _BAD_ID)
         return message
     # An id escaping a lone surrogate ("\ud800") parses, but no answer carrying it can be written.
-    if isinstance(message.id, str) and b"\\u" in data and not encodable(message.id):
+    if isinstance(message.id, str) and b"\\u" in data and not _encodable(message.id):
         return Unreadable(None, INVALID_REQUEST, _BAD_ID)
     # A request that also carries "result" or "error" validates as a response, which is never answered.
     if isinstance(message, JSONRPCResponse | JSONRPCError) and b'"method"' in data:
@@ -95,7 +95,7 @@ def parse_line(data: bytes) -> JSONRPCMessage | Unreadable:
     return message
 
 
-def encodable(text: str) -> bool:
+def _encodable(text: str) -> bool:
     """Whether `text` can be written as UTF-8 (no lone surrogates)."""
     try:
         text.encode("utf-8")
@@ -135,7 +135,7 @@ def _diagnose_value(value: Any) -> Unreadable:
                           "send one message at a time")
     if not isinstance(value, dict):
         return Unreadable(None, INVALID_REQUEST, "Invalid Request: a JSON-RPC message is a JSON object")
-    if "id" in value and not _valid_id(value["id"]):
+    if "id" in value and not valid_id(value["id"]):
         return Unreadable(None, INVALID_REQUEST, _BAD_ID)
     request_id = value.get("id")
     if "method" in value and ("result" in value or "error" in value):
@@ -150,18 +150,20 @@ def _diagnose_value(value: Any) -> Unreadable:
         return Unreadable(request_id, INVALID_REQUEST, 'Invalid Request: "method" must be a string')
     if "params" in value and not isinstance(value["params"], dict):
         return Unreadable(request_id, INVALID_REQUEST, 'Invalid Request: "params" must be an object')
-    if _has_huge_int(value):
+    too_much = _past_limits(value)
+    if too_much == "digits":
         return Unreadable(request_id, INVALID_REQUEST,
                           f"Invalid Request: a number has more than the {MAX_INT_DIGITS} digits this server reads")
-    if _depth_exceeds(value, MAX_DEPTH):
+    if too_much == "depth":
         return Unreadable(request_id, INVALID_REQUEST,
                           f"Invalid Request: the message nests deeper than the {MAX_DEPTH} levels this server reads")
     return Unreadable(request_id, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message this server can decode")
 
 
-def _valid_id(value: Any) -> bool:
+def valid_id(value: Any) -> bool:
+    """Whether `value` can be a request's id in an answer: a string of valid Unicode, or an int Python reads."""
     if isinstance(value, str):
-        return encodable(value)
+        return _encodable(value)
     return isinstance(value, int) and not isinstance(value, bool | _HugeInt)
 
 
@@ -181,28 +183,18 @@ def _read_int(digits: str) -> int:
     return _HugeInt(0) if len(digits.lstrip("-")) > MAX_INT_DIGITS else int(digits)
 
 
-def _has_huge_int(value: Any) -> bool:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, _HugeInt):
-            return True
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
-
-
-def _depth_exceeds(value: Any, limit: int) -> bool:
+def _past_limits(value: Any) -> str | None:
+    """"digits" for an integer too long to read, "depth" for nesting past MAX_DEPTH, else None (one walk)."""
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()
+        if isinstance(item, _HugeInt):
+            return "digits"
         if isinstance(item, dict | list):
-            if depth >= limit:
-                return True
+            if depth >= MAX_DEPTH:
+                return "depth"
             stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return False
+    return None
 
 
 def _non_finite(data: bytes) -> bool:
@@ -251,7 +243,7 @@ def read_id(text: bytes | str) -> RequestId | None:
             at = _skip_space(text, at + 1)
             if key == "id":
                 value, _ = _decoder.raw_decode(text, at)
-                return value if _valid_id(value) else None
+                return value if valid_id(value) else None
             at = _skip_space(text, _skip_value(text, at))
             if text[at] != ",":
                 return None
