@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 ERAS = {"legacy": "2025-11-25", "auto": "2026-07-28"}
 
@@ -92,3 +95,46 @@ def run_uv(*args: str, cwd: Path, needs: str, timeout: float = 600) -> None:
         last = [line for line in proc.stderr.splitlines() if line.strip()][-1]
         pytest.skip(f"needs the package index (PyPI) {needs} (uv: {last.strip()})")
     pytest.fail(f"uv {' '.join(args[:2])} failed:\n{proc.stderr[-3000:]}")
+
+
+INTEROP = Path(__file__).resolve().parent / "interop"
+
+
+def run_node_reference(script: str, payload: Any, *, timeout: float = 120) -> Any:
+    """Run `tests/interop/<script>` under Node with `payload` as JSON on stdin; its stdout parsed as JSON.
+
+    For format tests that compare Parlance with a reference implementation from npm (intl-messageformat,
+    i18next, pinned in tests/interop/package.json). Skips when Node or the packages are missing, except
+    under CI, where .ci/run installs them and a missing reference is a failure. TZ is UTC, so dates
+    and times render the same everywhere.
+    """
+    import json
+    import shutil
+    import subprocess
+
+    missing = None
+    if shutil.which("node") is None:
+        missing = "Node.js 20 or newer is needed on PATH to run the reference implementation"
+    elif not (INTEROP / "node_modules" / "intl-messageformat").is_dir():
+        missing = "run `npm ci` in tests/interop to install the pinned reference implementations"
+    if missing is not None:
+        if os.environ.get("CI"):
+            pytest.fail(missing)
+        pytest.skip(missing)
+    done = subprocess.run(["node", str(INTEROP / script)], input=json.dumps(payload), capture_output=True,
+                          text=True, timeout=timeout, cwd=INTEROP, env={**os.environ, "TZ": "UTC"})
+    assert done.returncode == 0, f"{script} failed: {done.stderr[-2000:]}"
+    return json.loads(done.stdout)
+
+
+def require_tool(name: str, why: str) -> str:
+    """The path of a command-line reference tool (e.g. GNU `msgfmt`); skip without it, fail under CI."""
+    import shutil
+
+    found = shutil.which(name)
+    if found is None:
+        message = f"`{name}` is needed on PATH {why} (Debian: apt-get install gettext)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
