@@ -65,8 +65,13 @@ class Bundle:
         return self.tag.code
 
     def merged_with(self, newer: Bundle) -> Bundle:
-        """This bundle's messages overlaid with `newer`'s (newer wins per key)."""
-        return Bundle(self.tag, {**self.messages, **newer.messages}, self.merged_size(newer.messages, newer.size))
+        """This bundle's messages overlaid with `newer`'s (newer wins per key).
+
+        A project locale (read from files on first use) is layered rather than copied.
+        """
+        layered = getattr(self.messages, "with_overlay", None)
+        messages = layered(newer.messages, first=True) if layered else {**self.messages, **newer.messages}
+        return Bundle(self.tag, messages, self.merged_size(newer.messages, newer.size))
 
     def merged_size(self, keys: Iterable[str], size: int) -> int:
         """The size of this bundle once messages with `keys`, `size` bytes in all, are merged into it."""

@@ -7,6 +7,10 @@ the catalog when they start.
 
 Bundles for the same locale from several files or directories are merged in load order, the later
 file winning per key. A file that cannot be used is logged as a warning and skipped; the rest load.
+
+A project's `[[packs.i18n.catalogs]]` come last and win: each of their locales is a bundle whose
+messages are a `ProjectLocale`, read when the locale is first needed, with the bundles above
+consulted after its files.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from parlance_i18n.errors import I18nError
 from parlance_i18n.fallback import FallbackResolver
 from parlance_i18n.loaders import BUNDLE_SUFFIXES, read_bundle_file
 from parlance_i18n.locales import LocaleTag
+from parlance_i18n.project import Project
 from parlance_i18n.settings import I18nSettings
 
 __all__ = ["Catalog", "LoadReport"]
@@ -42,21 +47,34 @@ class Catalog:
     """Startup bundles plus what every session shares: the fallback resolver and the size limits."""
 
     def __init__(self, default_locale: LocaleTag, fallbacks: Mapping[str, list[LocaleTag]] | None = None,
-                 limits: Limits = DEFAULT_LIMITS) -> None:
+                 limits: Limits = DEFAULT_LIMITS, source_locale: LocaleTag | None = None) -> None:
         self.resolver = FallbackResolver(default_locale, fallbacks)
         self.limits = limits
+        self.source_locale = source_locale or default_locale
+        """The locale translations are made from: what checks compare every other locale with."""
+        self.project: Project | None = None
         self._bundles: dict[str, Bundle] = {}
 
     @classmethod
     def from_settings(cls, settings: I18nSettings, language_pack_files: Iterable[Path] = ()) -> Catalog:
         """A catalog configured by `settings`: language packs' bundles first, then every `bundle_dirs`
         entry, so a project's own bundles win over a language pack's for the same key."""
-        catalog = cls(settings.default_tag, settings.fallback_tags, settings.limits)
+        catalog = cls(settings.default_tag, settings.fallback_tags, settings.limits, settings.source_tag)
         if language_pack_files:
             catalog.load_bundle_files(language_pack_files)
         for directory in settings.bundle_dirs:
             catalog.load_bundle_dir(directory)
+        if settings.catalogs:
+            catalog.open_project(Project(settings.catalogs, settings.source_tag))
         return catalog
+
+    def open_project(self, project: Project) -> None:
+        """Serve `project`'s locales (read on first use), over the bundles loaded so far."""
+        self.project = project
+        for code, locale in project.locales.items():
+            current = self._bundles.get(code)
+            messages = locale.with_overlay(current.messages) if current is not None else locale
+            self._bundles[code] = Bundle(locale.tag, messages, current.size if current is not None else 0)
 
     @property
     def default_locale(self) -> LocaleTag:

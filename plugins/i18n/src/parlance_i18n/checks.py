@@ -1,4 +1,5 @@
-"""Quality checks of a session's bundles against the default locale's bundle (the reference).
+"""Quality checks of a session's bundles against the source locale's bundle (the reference; the
+source locale is `[packs.i18n] source_locale`, the default locale unless set).
 
 Per locale:
 - `coverage`: the share of reference keys a request for the locale finds without falling back to
@@ -6,24 +7,28 @@ Per locale:
 - `missing_keys`: those it does not find; `extra_keys`: keys in its bundle the reference lacks;
 - `argument_mismatches`: keys whose message uses different arguments than the reference's;
 - `plural_gaps`: plural/selectordinal arguments without a branch for every CLDR category the
-  locale needs (Russian needs one/few/many/other; `=N` branches do not count as categories).
+  locale needs (Russian needs one/few/many/other; `=N` branches do not count as categories);
+- `invalid_messages`: messages of the project's catalog files that were skipped (file, line, key,
+  reason), and files that could not be read at all.
 """
 
 from __future__ import annotations
 
 from parlance_i18n.bundles import Bundle
-from parlance_i18n.models import ArgumentMismatch, LocaleReport, LocaleSummary, PluralGap
+from parlance_i18n.models import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
+from parlance_i18n.project import FileProblem
 from parlance_i18n.locales import display_name, likely_script
 from parlance_i18n.plurals import CATEGORIES, plural_rules
 from parlance_i18n.translator import Translator
 
-__all__ = ["ArgumentMismatch", "LocaleReport", "LocaleSummary", "PluralGap", "check_locales", "summarize_locales"]
+__all__ = ["ArgumentMismatch", "LocaleReport", "LocaleSummary", "PluralGap", "catalog_problems", "check_locales",
+           "summarize_locales"]
 
 
 def check_locales(translator: Translator, codes: list[str] | None = None,
                   limit: int = 100) -> tuple[str | None, list[LocaleReport]]:
     """(reference bundle code or None, a report per locale); lists are cut to `limit` entries each."""
-    reference = translator.find_bundle(translator.default_locale)
+    reference = translator.find_bundle(translator.catalog.source_locale)
     bundles = translator.bundles
     reports = []
     for code in codes if codes is not None else sorted(bundles):
@@ -32,8 +37,14 @@ def check_locales(translator: Translator, codes: list[str] | None = None,
     return (reference.code if reference else None), reports
 
 
+def catalog_problems(translator: Translator) -> list[InvalidMessage]:
+    """Configured catalogs that match no file, and files of no known format."""
+    project = translator.catalog.project
+    return [_invalid(problem) for problem in project.problems] if project is not None else []
+
+
 def summarize_locales(translator: Translator) -> list[LocaleSummary]:
-    reference = translator.find_bundle(translator.default_locale)
+    reference = translator.find_bundle(translator.catalog.source_locale)
     summaries = []
     for code, bundle in sorted(translator.bundles.items()):
         tag = bundle.tag
@@ -52,8 +63,10 @@ def summarize_locales(translator: Translator) -> list[LocaleSummary]:
 def _report(translator: Translator, code: str, bundle: Bundle | None, reference: Bundle | None,
             limit: int) -> LocaleReport:
     messages = bundle.messages if bundle else {}
+    skipped = [_invalid(p) for p in getattr(messages, "problems", ())]
+    invalid = {"invalid_count": len(skipped), "invalid_messages": skipped[:limit]}
     if reference is None:
-        return LocaleReport(code, len(messages), None, plural_gaps=_plural_gaps(bundle, limit))
+        return LocaleReport(code, len(messages), None, plural_gaps=_plural_gaps(bundle, limit), **invalid)
     coverage, missing = _coverage(translator, code, reference)
     extra = sorted(key for key in messages if key not in reference.messages)
     mismatches = []
@@ -69,7 +82,12 @@ def _report(translator: Translator, code: str, bundle: Bundle | None, reference:
         extra_count=len(extra), extra_keys=extra[:limit],
         argument_mismatches=mismatches[:limit],
         plural_gaps=_plural_gaps(bundle, limit),
+        **invalid,
     )
+
+
+def _invalid(problem: FileProblem) -> InvalidMessage:
+    return InvalidMessage(problem.catalog, str(problem.path), problem.line, problem.key, problem.reason)
 
 
 def _coverage(translator: Translator, code: str, reference: Bundle) -> tuple[float, list[str]]:

@@ -12,7 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 __all__ = [
-    "AddMessagesInput", "AddMessagesOutput", "ArgumentMismatch", "CheckInput", "CheckOutput", "ListLocalesOutput",
+    "AddMessagesInput", "AddMessagesOutput", "ArgumentMismatch", "CheckInput", "CheckOutput", "InvalidMessage",
+    "ListLocalesOutput",
     "LocaleReport", "LocaleSummary", "NoInput", "PluralGap", "TranslateInput", "TranslateOutput",
 ]
 
@@ -36,6 +37,17 @@ class PluralGap:
 
 
 @dataclass(frozen=True)
+class InvalidMessage:
+    """A message of the project's files that was skipped (or a file that could not be read: no key)."""
+
+    catalog: str
+    file: str
+    line: int | None
+    key: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
 class LocaleReport:
     code: str
     message_count: int
@@ -47,6 +59,9 @@ class LocaleReport:
     extra_keys: list[str] = field(default_factory=list)
     argument_mismatches: list[ArgumentMismatch] = field(default_factory=list)
     plural_gaps: list[PluralGap] = field(default_factory=list)
+    invalid_count: int = 0
+    invalid_messages: list[InvalidMessage] = field(default_factory=list)
+    """Messages of the project's catalog files that were skipped, with file, line and reason."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +130,9 @@ class CheckInput(BaseModel):
 class CheckOutput(BaseModel):
     default_locale: str
     reference_locale: str | None = Field(
-        description="The bundle checked against (None when the default locale has none)."
+        description="The bundle checked against: the source locale's (None when it has none)."
     )
     locales: list[LocaleReport]
+    catalog_problems: list[InvalidMessage] = Field(
+        default_factory=list, description="Configured catalogs that match no file, or files whose format is unknown."
+    )

@@ -3,13 +3,24 @@
     [packs.i18n]
     default_locale = "en"                                  # used when a call names no locale, and last in every chain
     fallbacks = {"pt-BR" = ["pt-PT"], default = ["en"]}    # extra lookup steps; `default` ends every chain
+    source_locale = "en"                                   # what translations are made from (default: default_locale)
     bundle_dirs = ["locales"]                              # <locale>.json / <locale>.po loaded at startup
+
+    [[packs.i18n.catalogs]]                                # a project's own catalog files, any format
+    path = "locales/{locale}/translation.json"             # relative to parlance.toml; {locale}, {domain}
+    format = "i18next"                                     # optional: detected from the files when absent
+    name = "web"                                           # optional: how tools and reports name it
     max_output_chars = 10000                               # a rendered message is cut at this length
     max_message_chars = 10000                              # a longer message (or key) is rejected
     max_messages = 100000                                  # per bundle, merges included
     session_max_messages = 200000                          # in all the bundles one session adds
     session_max_bytes = 33554432                           # of keys and messages (UTF-8) one session adds
     session_max_locales = 100                              # locales one session adds bundles for
+
+`catalogs` are read lazily: a locale's files when the locale is first asked for (or checked), a
+message compiled when first rendered. `{locale}` in a path matches the format's own spelling of a
+locale (`pt_BR`, `pt-BR`, Android `pt-rBR` / `b+sr+Latn`, Apple `pt-BR` in `pt-BR.lproj`) and
+`{domain}` any gettext domain; Android's unqualified `values` folder is the source locale.
 
 Locale codes are validated here, so a typo fails at startup with the key that holds it.
 
@@ -23,18 +34,64 @@ in 200,000 messages, about 100 MB with what they compile to in the worst shapes 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from parlance_i18n import formats
 from parlance_i18n.errors import InvalidLocale
+from parlance_i18n.formats import FORMAT_NAMES
 from parlance_i18n.locales import LocaleTag, parse_locale
 
 if TYPE_CHECKING:
     from parlance_i18n.bundles import Limits
 
-__all__ = ["I18nSettings"]
+__all__ = ["CatalogSource", "I18nSettings"]
+
+_PLACEHOLDER = re.compile(r"\{(\w*)\}")
+_PLACEHOLDERS = ("locale", "domain")
+
+
+class CatalogSource(BaseModel):
+    """One `[[packs.i18n.catalogs]]` entry: where a project keeps one catalog's files."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # Marked as created so the host does not report the templated path itself as missing: the
+    # pack reports a catalog that matches no file (i18n_check), naming the pattern.
+    path: Path = Field(description="File path with {locale} (and {domain} for gettext), relative to parlance.toml; "
+                                   "a multi-locale file (.xcstrings) needs no {locale}.",
+                       json_schema_extra={"x-parlance-created": True})
+    format: str | None = Field(None, description="Format name (detected from the files when absent): "
+                                                 + ", ".join(FORMAT_NAMES) + ".")
+    name: str | None = Field(None, min_length=1, max_length=64,
+                             description="How tools and reports name the catalog (default: its path).")
+
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                return formats.canonical_name(value)
+            except KeyError as exc:
+                raise ValueError(str(exc.args[0])) from None
+        return value
+
+    @field_validator("path")
+    @classmethod
+    def _known_placeholders(cls, value: Path) -> Path:
+        for name in _PLACEHOLDER.findall(str(value)):
+            if name not in _PLACEHOLDERS:
+                raise ValueError(f"unknown placeholder {{{name}}} in the path: use {{locale}} and {{domain}}")
+        if str(value).count("{locale}") > 1:
+            raise ValueError("{locale} may appear once in a catalog path")
+        return value
+
+    @property
+    def label(self) -> str:
+        return self.name or str(self.path)
 
 
 class I18nSettings(BaseModel):
@@ -44,6 +101,12 @@ class I18nSettings(BaseModel):
     fallbacks: dict[str, list[str]] = Field(
         default_factory=dict,
         description='Extra lookup steps per locale, e.g. {"pt-BR": ["pt-PT"]}; the key "default" ends every chain.',
+    )
+    source_locale: str | None = Field(
+        None, description="The locale translations are made from, checked against (default: default_locale)."
+    )
+    catalogs: list[CatalogSource] = Field(
+        default_factory=list, description="A project's catalog files: [[packs.i18n.catalogs]] path, format, name."
     )
     bundle_dirs: list[Path] = Field(
         default_factory=list, description="Directories of <locale>.json / <locale>.po files."
@@ -69,6 +132,20 @@ class I18nSettings(BaseModel):
     def _canonical_default(cls, value: str) -> str:
         return _canonical(value, "default_locale")
 
+    @field_validator("source_locale")
+    @classmethod
+    def _canonical_source(cls, value: str | None) -> str | None:
+        return None if value is None else _canonical(value, "source_locale")
+
+    @field_validator("catalogs")
+    @classmethod
+    def _distinct_names(cls, value: list[CatalogSource]) -> list[CatalogSource]:
+        labels = [source.label for source in value]
+        repeated = sorted({label for label in labels if labels.count(label) > 1})
+        if repeated:
+            raise ValueError(f"two catalogs are named {repeated[0]!r}: give each a distinct name")
+        return value
+
     @field_validator("fallbacks")
     @classmethod
     def _canonical_fallbacks(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -82,6 +159,10 @@ class I18nSettings(BaseModel):
     @property
     def default_tag(self) -> LocaleTag:
         return parse_locale(self.default_locale)
+
+    @property
+    def source_tag(self) -> LocaleTag:
+        return parse_locale(self.source_locale or self.default_locale)
 
     @property
     def fallback_tags(self) -> dict[str, list[LocaleTag]]:

@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
-from parlance import ToolContext, ToolError
+from parlance import ToolContext, ToolError, ToolResult
 
-from parlance_i18n.bundles import BundleBuilder
+from parlance_i18n.bundles import Bundle, BundleBuilder
 from parlance_i18n.catalog import Catalog
-from parlance_i18n.checks import check_locales, summarize_locales
+from parlance_i18n.checks import catalog_problems, check_locales, summarize_locales
 from parlance_i18n.errors import I18nError, NoBundlesLoaded
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.models import (
@@ -34,6 +34,7 @@ from parlance_i18n.models import (
     TranslateInput,
     TranslateOutput,
 )
+from parlance_i18n.project import FileProblem
 from parlance_i18n.translator import Translator
 
 __all__ = [
@@ -45,6 +46,8 @@ __all__ = [
     "translate",
 ]
 
+META_KEY = "parlance/i18n"
+"""The `_meta` key of what i18n_translate adds when a message in the project's files was skipped."""
 PROGRESS_THRESHOLD = 1000
 """Bundles larger than this report progress while they compile (one notification per step)."""
 PROGRESS_STEP = 1000
@@ -52,10 +55,18 @@ PROGRESS_STEP = 1000
 # --- tools ---------------------------------------------------------------------------------------------
 
 
-async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput:
+async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput | ToolResult[TranslateOutput]:
+    translator = session_translator(ctx)
     with _domain_errors:
-        found = session_translator(ctx).translate(args.key, args.locale, args.variables)
-    return TranslateOutput(translation=found.translation, locale=found.locale, fallback=found.fallback)
+        if not translator.ready(args.locale):  # a project locale's files are read on first use: off the loop
+            await anyio.to_thread.run_sync(translator.prepare, args.locale)
+        found = translator.translate(args.key, args.locale, args.variables)
+    output = TranslateOutput(translation=found.translation, locale=found.locale, fallback=found.fallback)
+    if found.fallback and translator.catalog.project is not None:
+        skipped = await anyio.to_thread.run_sync(translator.skipped, args.key, args.locale)
+        if skipped:  # the locale's file has the key, but not a usable message: say why it fell back
+            return ToolResult(output, meta={META_KEY: {"skipped": [_problem_view(p) for p in skipped]}})
+    return output
 
 
 async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesOutput:
@@ -86,7 +97,8 @@ async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesO
 
 
 async def list_locales(args: NoInput, ctx: ToolContext) -> ListLocalesOutput:
-    return _locales_listing(session_translator(ctx))
+    # Counting a project locale's messages reads its files: off the event loop.
+    return await anyio.to_thread.run_sync(_locales_listing, session_translator(ctx))
 
 
 async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
@@ -97,7 +109,8 @@ async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
             raise NoBundlesLoaded("no message bundles are loaded, so there is nothing to check")
     # Reading every message's arguments compiles those kept as text: off the event loop too.
     reference, reports = await anyio.to_thread.run_sync(check_locales, translator, codes, args.limit)
-    return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference, locales=reports)
+    return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference, locales=reports,
+                       catalog_problems=catalog_problems(translator))
 
 
 # --- resources -----------------------------------------------------------------------------------------
@@ -117,6 +130,10 @@ async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
     bundle = session_translator(ctx).bundles.get(code)
     if bundle is None:
         return None
+    return await anyio.to_thread.run_sync(_bundle_view, code, bundle)  # a project locale reads its files
+
+
+def _bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
     return {
         "locale": code,
         "message_count": len(bundle.messages),
@@ -140,6 +157,11 @@ def _admitted(translator: Translator, locale: str, messages: object, merge: bool
     builder = translator.builder(locale, messages)
     translator.admit(builder, merge=merge)
     return builder
+
+
+def _problem_view(problem: FileProblem) -> dict[str, Any]:
+    return {"catalog": problem.catalog, "file": str(problem.path), "line": problem.line, "key": problem.key,
+            "reason": problem.reason}
 
 
 def _locales_listing(translator: Translator) -> ListLocalesOutput:

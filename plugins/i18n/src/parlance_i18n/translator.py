@@ -77,6 +77,27 @@ class Translator:
                 return _new_translation(Translation, (message.render(variables, self._limit), code, fallback))
         return _new_translation(Translation, (key[: self._limit], route[0], True))
 
+    def ready(self, locale: str | None) -> bool:
+        """Whether `translate(…, locale)` is served from memory; when not, call `prepare(locale)` off the
+        event loop first, since a project's locale is read from its files on first use."""
+        return locale in self._routes or self.catalog.project is None
+
+    def prepare(self, locale: str | None) -> None:
+        """Read every file the chain for `locale` needs (raises InvalidLocale / NoBundlesLoaded)."""
+        for messages, _, _ in self._route(locale)[1]:
+            load = getattr(messages, "load", None)
+            if load is not None:
+                load()
+
+    def skipped(self, key: str, locale: str | None) -> list[Any]:
+        """Why `key` was skipped in the files of `locale`'s own chain (for a fallback's `_meta`)."""
+        found = []
+        for messages, _, fallback in self._route(locale)[1]:
+            skipped = getattr(messages, "skipped", None)
+            if not fallback and skipped is not None and (problem := skipped(key)) is not None:
+                found.append(problem)
+        return found
+
     def _route(self, locale: str | None) -> Route:
         requested, chain = self._resolve(locale)
         if not self._bundles:

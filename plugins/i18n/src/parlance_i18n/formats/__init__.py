@@ -29,6 +29,7 @@ __all__ = [
     "Problem",
     "Renderable",
     "Value",
+    "canonical_name",
     "detect",
     "get",
 ]
@@ -60,13 +61,20 @@ FORMAT_NAMES = tuple(_MODULES)
 _loaded: dict[str, CatalogFormat] = {}
 
 
+def canonical_name(name: str) -> str:
+    """The registry's name for `name` or its alias ("pot" -> "po"), without loading the format;
+    KeyError naming the choices when there is no such format."""
+    canonical = _ALIASES.get(name, name)
+    if canonical not in _MODULES:
+        raise KeyError(f"unknown catalog format {name!r}; choose one of: {', '.join(FORMAT_NAMES)}")
+    return canonical
+
+
 def get(name: str) -> CatalogFormat:
     """The format called `name` (or an alias such as "pot"); KeyError naming the choices otherwise."""
-    name = _ALIASES.get(name, name)
+    name = canonical_name(name)
     found = _loaded.get(name)
     if found is None:
-        if name not in _MODULES:
-            raise KeyError(f"unknown catalog format {name!r}; choose one of: {', '.join(FORMAT_NAMES)}")
         module, attribute = _MODULES[name]
         found = _loaded[name] = getattr(importlib.import_module(module), attribute)()
     return found

@@ -26,11 +26,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from parlance_i18n.errors import I18nError
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.messageformat import PluralUse
+
+if TYPE_CHECKING:  # the ICU engine loads on first use, not when settings name a format
+    from parlance_i18n.messageformat import PluralUse
 
 __all__ = [
     "CatalogFileError",
@@ -170,6 +172,10 @@ class CatalogFormat(ABC):
     @abstractmethod
     def edit(self, data: bytes, tag: LocaleTag) -> Document:
         """An editable view of `data` (raises CatalogFileError when it cannot be parsed)."""
+
+    def locales(self, data: bytes) -> list[LocaleTag]:
+        """For a `multi_locale` format, every locale the file holds (its source language first)."""
+        return []
 
     def sniff(self, head: bytes) -> bool:
         """Whether a file starting with `head` (its first 4 KiB) looks like this format, used only

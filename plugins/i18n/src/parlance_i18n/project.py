@@ -1,0 +1,329 @@
+"""A project's catalogs: which files each `[[packs.i18n.catalogs]]` entry matches, by locale, and
+one locale's messages across all of them, read on first use.
+
+Opening a project only lists files (`discover`); nothing is read. A `ProjectLocale` reads its files
+the first time a caller needs the locale (`load`, or any lookup), each by its format, and keeps what
+the format keeps: texts, compiled on first render. A file that cannot be read at all is a problem
+of the locale, not an error: the locale's other files load, and `i18n_check` reports it.
+
+Where catalogs overlap, the first configured one wins per key; a key's origin (catalog, file,
+line) is found on request by opening the file that holds it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from parlance_i18n import formats
+from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, Renderable
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.settings import CatalogSource
+
+__all__ = ["CatalogFile", "FileProblem", "Project", "ProjectLocale", "discover"]
+
+logger = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""A catalog file larger than this is reported and not read (the largest real ones are a few MB)."""
+_MAX_MATCHES = 10_000
+_ANDROID_DEFAULT = "values"
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogFile:
+    """One file of a catalog, for one locale (a multi-locale file appears once per locale it holds)."""
+
+    catalog: str
+    path: Path
+    tag: LocaleTag
+    format: CatalogFormat
+    domain: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileProblem:
+    """A message skipped while reading (key and line known), or a file that could not be read."""
+
+    catalog: str
+    path: Path
+    key: str | None
+    line: int | None
+    reason: str
+
+
+def discover(source: CatalogSource, source_tag: LocaleTag) -> tuple[list[CatalogFile], list[FileProblem]]:
+    """The files `source.path` matches, with the locale each is for; problems for what was skipped
+    (a folder that is not a locale is not a problem: `values-night` is simply not a catalog)."""
+    pattern = str(source.path)
+    files: list[CatalogFile] = []
+    problems: list[FileProblem] = []
+    for path, fields in _expand(pattern):
+        fmt = _format_of(source, path)
+        if fmt is None:
+            problems.append(FileProblem(source.label, path, None, None,
+                                        "the format cannot be told from the file name: set `format` for this catalog"))
+            continue
+        if fmt.multi_locale:
+            try:
+                tags = fmt.locales(_read_bytes(path))
+            except (CatalogFileError, OSError) as exc:
+                problems.append(FileProblem(source.label, path, None, None, _reason(exc)))
+                continue
+            files.extend(CatalogFile(source.label, path, tag, fmt, fields.get("domain")) for tag in tags)
+            continue
+        spelled = fields.get("locale")
+        # No {locale} (one file, or Android's unqualified res/values): the source locale's file.
+        tag = source_tag if spelled is None else fmt.parse_spelling(spelled)
+        if tag is not None:
+            files.append(CatalogFile(source.label, path, tag, fmt, fields.get("domain")))
+    if not files and not problems:
+        problems.append(FileProblem(source.label, source.path, None, None,
+                                    "no file matches this catalog's path: check the path (relative to parlance.toml) "
+                                    "and its {locale} placeholder"))
+    return files, problems
+
+
+class Project:
+    """Every configured catalog, discovered (not read): a `ProjectLocale` per locale found."""
+
+    def __init__(self, sources: list[CatalogSource], source_tag: LocaleTag) -> None:
+        self.sources = sources
+        self.source_tag = source_tag
+        self.problems: list[FileProblem] = []
+        by_locale: dict[str, list[CatalogFile]] = {}
+        tags: dict[str, LocaleTag] = {}
+        for source in sources:
+            files, problems = discover(source, source_tag)
+            self.problems.extend(problems)
+            for file in files:
+                by_locale.setdefault(file.tag.code, []).append(file)
+                tags[file.tag.code] = file.tag
+        self.locales = {code: ProjectLocale(tags[code], files) for code, files in sorted(by_locale.items())}
+
+
+class ProjectLocale(Mapping[str, Renderable]):
+    """One locale's messages across the project's catalog files, read on first use (thread-safe).
+
+    A mapping of key -> compiled message, as a `Bundle`'s messages are: the translator and the
+    checks use it unchanged. `overlays` are mappings of the same shape (bundles from `bundle_dirs`
+    and language packs) consulted after the project's files.
+    """
+
+    def __init__(self, tag: LocaleTag, files: list[CatalogFile], overlays: tuple[Mapping[str, Any], ...] = ()) -> None:
+        self.tag = tag
+        self.files = tuple(files)
+        self.overlays = overlays
+        self._before: tuple[Mapping[str, Any], ...] = ()
+        self._layers: tuple[tuple[CatalogFile, LocaleMessages], ...] | None = None
+        self._problems: list[FileProblem] = []
+        self._lock = threading.Lock()
+
+    def with_overlay(self, messages: Mapping[str, Any], *, first: bool = False) -> ProjectLocale:
+        """This locale with `messages` consulted after the files (before them when `first`: a session's
+        own bundle merged over the project's), sharing what was read."""
+        other = ProjectLocale(self.tag, list(self.files), self.overlays)
+        other._before = (messages, *self._before) if first else self._before
+        other.overlays = self.overlays if first else (*self.overlays, messages)
+        other._layers, other._problems, other._lock = self.load(), self._problems, self._lock
+        return other
+
+    @property
+    def loaded(self) -> bool:
+        return self._layers is not None
+
+    def load(self) -> tuple[tuple[CatalogFile, LocaleMessages], ...]:
+        """Read every file of the locale (once); blocking work, run it off the event loop."""
+        layers = self._layers
+        if layers is None:
+            with self._lock:
+                layers = self._layers
+                if layers is None:
+                    layers = self._layers = self._read_all()
+        return layers
+
+    @property
+    def problems(self) -> list[FileProblem]:
+        """What reading skipped: files that could not be read and messages that are invalid."""
+        layers = self.load()
+        found = list(self._problems)
+        for file, messages in layers:
+            found.extend(FileProblem(file.catalog, file.path, p.key, p.line, p.reason) for p in messages.problems)
+        return found
+
+    def skipped(self, key: str) -> FileProblem | None:
+        """Why `key` was skipped in this locale's files, or None when it was not."""
+        return next((p for p in self.problems if p.key == key), None)
+
+    def origin(self, key: str) -> tuple[str, Path, int | None] | None:
+        """(catalog, file, line) of the file that serves `key`, or None when no file of this locale does."""
+        for file, messages in self.load():
+            if key in messages:
+                try:
+                    line = file.format.edit(_read_bytes(file.path), file.tag).line_of(key)
+                except (CatalogFileError, OSError):
+                    line = None
+                return file.catalog, file.path, line
+        return None
+
+    def text(self, key: str) -> Any:
+        """The message as its file writes it (str, or forms by category), or None."""
+        for _, messages in self.load():
+            found = messages.text(key)
+            if found is not None:
+                return found
+        return None
+
+    def comment(self, key: str) -> str | None:
+        for _, messages in self.load():
+            if key in messages:
+                return messages.comment(key)
+        return None
+
+    # --- Mapping ---------------------------------------------------------------------------------------
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for before in self._before:
+            found = before.get(key)
+            if found is not None:
+                return found
+        for _, messages in self._layers if self._layers is not None else self.load():
+            found = messages.get(key)
+            if found is not None:
+                return found
+        for overlay in self.overlays:
+            found = overlay.get(key)
+            if found is not None:
+                return found
+        return default
+
+    def __getitem__(self, key: str) -> Renderable:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found  # type: ignore[no-any-return]
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        seen: set[str] = set()
+        for mapping in (*self._before, *(messages for _, messages in self.load()), *self.overlays):
+            for key in mapping:
+                if key not in seen:
+                    seen.add(key)
+                    yield key
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    # --- reading ---------------------------------------------------------------------------------------
+
+    def _read_all(self) -> tuple[tuple[CatalogFile, LocaleMessages], ...]:
+        layers = []
+        for file in self.files:
+            try:
+                messages = file.format.read(_read_bytes(file.path), file.tag)
+            except (CatalogFileError, OSError) as exc:
+                self._problems.append(FileProblem(file.catalog, file.path, None, getattr(exc, "line", None),
+                                                  _reason(exc)))
+                logger.warning("i18n.catalog_file_skipped", extra={"path": str(file.path), "catalog": file.catalog})
+                continue
+            layers.append((file, messages))
+        logger.info("i18n.locale_loaded", extra={"locale": self.tag.code, "files": len(layers)})
+        return tuple(layers)
+
+
+# --- discovery -----------------------------------------------------------------------------------------
+
+
+def _expand(pattern: str) -> Iterator[tuple[Path, dict[str, str]]]:
+    """Every existing file the pattern matches, with what `{locale}` and `{domain}` matched."""
+    parts = Path(pattern).parts
+    fixed = 0
+    while fixed < len(parts) and "{" not in parts[fixed]:
+        fixed += 1
+    base = Path(*parts[:fixed]) if fixed else Path(".")
+    if fixed == len(parts):
+        if base.is_file():
+            yield base, {}
+        return
+    found = 0
+    for path, fields in _walk(base, parts[fixed:], {}):
+        found += 1
+        if found > _MAX_MATCHES:
+            logger.warning("i18n.catalog_too_many_files", extra={"pattern": pattern, "limit": _MAX_MATCHES})
+            return
+        yield path, fields
+
+
+def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str]) -> Iterator[tuple[Path, dict[str, str]]]:
+    head, rest = parts[0], parts[1:]
+    if "{" not in head:
+        child = directory / head
+        if rest:
+            if child.is_dir():
+                yield from _walk(child, rest, fields)
+        elif child.is_file():
+            yield child, fields
+        return
+    matcher = _segment_matcher(head)
+    try:
+        entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        match = matcher.fullmatch(entry.name)
+        if match is None:
+            continue
+        found = {**fields, **{k: v for k, v in match.groupdict().items() if v is not None}}
+        if rest and entry.is_dir():
+            yield from _walk(Path(entry.path), rest, found)
+        elif not rest and entry.is_file():
+            yield Path(entry.path), found
+
+
+def _segment_matcher(segment: str) -> re.Pattern[str]:
+    """A regex for one path segment with placeholders; `values-{locale}` also matches `values`."""
+    if segment == f"{_ANDROID_DEFAULT}-{{locale}}":
+        return re.compile(rf"{_ANDROID_DEFAULT}(?:-(?P<locale>[^/]+))?")
+    pieces = re.split(r"(\{locale\}|\{domain\})", segment)
+    regex = "".join(
+        "(?P<locale>[^/]+?)" if piece == "{locale}" else "(?P<domain>[^/]+?)" if piece == "{domain}" else re.escape(piece)
+        for piece in pieces
+    )
+    return re.compile(regex)
+
+
+def _format_of(source: CatalogSource, path: Path) -> CatalogFormat | None:
+    if source.format is not None:
+        return formats.get(source.format)
+    head = b""
+    if path.suffix.lower() == ".json":
+        try:
+            with path.open("rb") as stream:
+                head = stream.read(4096)
+        except OSError:
+            return None
+    return formats.detect(path, head)
+
+
+def _read_bytes(path: Path) -> bytes:
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise CatalogFileError(f"the file has {size:,} bytes; catalog files over {MAX_FILE_BYTES:,} bytes are not read")
+    return path.read_bytes()
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, CatalogFileError):
+        return exc.message
+    return f"the file cannot be read ({exc.__class__.__name__})"

@@ -1,0 +1,175 @@
+"""Writing a catalog file back: atomically, and never losing a change someone else made meanwhile.
+
+`edit_file(path, fmt, tag, change)` reads the file, applies `change` to its `Document` (which
+splices only what changes), and replaces the file with the result:
+
+- **Atomic.** The new bytes go to a temporary file in the same folder, which is flushed and
+  fsynced, then renamed over the original (and the folder fsynced): a reader sees the old file or
+  the new one, never half of one; a crash leaves the old file. The file's permission bits are kept,
+  and a symbolic link is followed (its target is replaced, the link stays).
+- **No lost updates.** Writers in this process take a lock per file, and writers in any process an
+  advisory lock on the folder (POSIX `flock`), so two Parlance sessions take turns. An editor that
+  takes no lock is caught by the content hash: just before the rename the file is read again, and if
+  it changed since it was read, `change` is applied again to what is there now (it is a function of
+  the document, not of the old bytes). When it can no longer apply (the key it sets was deleted
+  meanwhile) or the file keeps changing, nothing is written and `ConcurrentChange` says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import hashlib
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from parlance_i18n.errors import I18nError
+from parlance_i18n.formats import CatalogFormat, Document
+from parlance_i18n.locales import LocaleTag
+
+__all__ = ["ConcurrentChange", "WriteResult", "edit_file", "unified_diff"]
+
+ATTEMPTS = 5
+_path_locks: dict[str, threading.Lock] = {}
+_path_locks_guard = threading.Lock()
+
+
+class ConcurrentChange(I18nError):
+    """The file changed while it was being edited and the edit could not be applied again."""
+
+    code = "CONCURRENT_CHANGE"
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    path: Path
+    changed: bool
+    before: bytes
+    after: bytes
+    attempts: int = 1
+    """How many times `change` ran: more than once when someone else changed the file meanwhile."""
+
+    def diff(self, label: str | None = None) -> str:
+        return unified_diff(self.before, self.after, label or str(self.path))
+
+
+def edit_file(path: Path, fmt: CatalogFormat, tag: LocaleTag, change: Callable[[Document], None], *,
+              attempts: int = ATTEMPTS) -> WriteResult:
+    """Apply `change` to the file's document and write the result; see the module docstring.
+
+    `change` may raise (KeyError, ValueError, ...): nothing is written and the exception propagates
+    (as ConcurrentChange when it raises only on a second attempt, because of the other change).
+    """
+    target = Path(os.path.realpath(path))
+    with _locked(target):
+        for attempt in range(1, attempts + 1):
+            before = target.read_bytes()
+            document = fmt.edit(before, tag)
+            if attempt == 1:
+                change(document)
+            else:
+                try:
+                    change(document)
+                except (KeyError, ValueError) as exc:  # what we were asked to change was changed meanwhile
+                    raise ConcurrentChange(
+                        f"{target.name} was changed by someone else while it was being written, and the edit no "
+                        f"longer applies to it ({exc.__class__.__name__}): nothing was written; read it again",
+                        {"file": str(target)},
+                    ) from None
+            after = document.to_bytes()
+            if after == before:
+                return WriteResult(target, False, before, after, attempt)
+            if _replace_if_unchanged(target, before, after):
+                return WriteResult(target, True, before, after, attempt)
+    raise ConcurrentChange(
+        f"{target.name} kept changing while it was being written ({attempts} attempts): nothing was written; "
+        "try again once whatever else is writing it has finished",
+        {"file": str(target)},
+    )
+
+
+def unified_diff(before: bytes, after: bytes, label: str) -> str:
+    """A unified diff of two versions of a file, as text (`a/label`, `b/label`)."""
+    old, new = _text(before).splitlines(keepends=True), _text(after).splitlines(keepends=True)
+    lines = difflib.unified_diff(old, new, f"a/{label}", f"b/{label}", n=1)
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+# --- replacing -----------------------------------------------------------------------------------------
+
+
+def _replace_if_unchanged(target: Path, before: bytes, after: bytes) -> bool:
+    """Write `after` over `target` unless it no longer holds `before`; False when it changed."""
+    mode = target.stat().st_mode & 0o7777
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".parlance-tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(after)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
+        # The last look before the rename: an editor that takes no lock may have saved meanwhile.
+        if _digest(target.read_bytes()) != _digest(before):
+            os.unlink(temporary)
+            return False
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _fsync_folder(target.parent)
+    return True
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+@contextmanager
+def _locked(target: Path) -> Iterator[None]:
+    key = str(target)
+    with _path_locks_guard:
+        lock = _path_locks.setdefault(key, threading.Lock())
+    with lock, _folder_lock(target.parent):
+        yield
+
+
+@contextmanager
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """An advisory lock other Parlance processes honour (flock on the folder; none on Windows)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: the hash check alone guards against other writers
+        yield
+        return
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename durable (POSIX); a folder cannot be opened for this on Windows."""
+    with contextlib.suppress(OSError):
+        descriptor = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+
+
+def _text(data: bytes) -> str:
+    for bom, encoding in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+        if data.startswith(bom):
+            return data.decode(encoding, errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")

@@ -1,0 +1,142 @@
+"""A project's own catalogs, configured with `[[packs.i18n.catalogs]]`: files found per locale in each
+format's own spelling, read lazily, per message (a bad one is skipped and reported, its file still
+loads), rendered by each format's rules, and served over stdio with the reason for a fallback.
+
+`projects/shop` is a small shop with a web app (i18next JSON), an Android app and a Django
+backend (gettext, two domains), written for these tests in the shapes such projects have.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.stdio import stdio_client
+
+from parlance.testing import stdio_server_params
+from parlance_i18n.catalog import Catalog
+from parlance_i18n.checks import catalog_problems, check_locales
+from parlance_i18n.locales import parse_locale
+from parlance_i18n.project import Project
+from parlance_i18n.settings import CatalogSource, I18nSettings
+from parlance_i18n.translator import Translator
+
+SHOP = Path(__file__).resolve().parent / "projects" / "shop"
+WEB = {"path": str(SHOP / "web/locales/{locale}/translation.json"), "format": "i18next", "name": "web"}
+ANDROID = {"path": str(SHOP / "app/src/main/res/values-{locale}/strings.xml"), "name": "android"}
+BACKEND = {"path": str(SHOP / "backend/locale/{locale}/LC_MESSAGES/{domain}.po"), "name": "backend"}
+EN = parse_locale("en")
+
+
+def _translator(*catalogs: dict[str, str], **settings: Any) -> Translator:
+    return Translator(Catalog.from_settings(I18nSettings(catalogs=list(catalogs), **settings)))
+
+
+def test_files_are_found_in_each_formats_own_spelling() -> None:
+    project = Project([CatalogSource(**WEB), CatalogSource(**ANDROID), CatalogSource(**BACKEND)], EN)
+    found = {code: sorted((f.catalog, f.path.relative_to(SHOP).as_posix()) for f in locale.files)
+             for code, locale in project.locales.items()}
+    assert sorted(found) == ["de", "en", "fr", "pt-BR", "ru", "sr-Latn"]
+    assert found["pt-BR"] == [("android", "app/src/main/res/values-pt-rBR/strings.xml"),
+                              ("web", "web/locales/pt_BR/translation.json")]
+    assert found["sr-Latn"] == [("android", "app/src/main/res/values-b+sr+Latn/strings.xml")]
+    assert ("android", "app/src/main/res/values/strings.xml") in found["en"]  # unqualified: the source locale
+    assert [path for _, path in found["de"] if path.endswith(".po")] == [
+        "backend/locale/de/LC_MESSAGES/django.po", "backend/locale/de/LC_MESSAGES/djangojs.po"]
+    assert not any("values-night" in path for files in found.values() for _, path in files)
+    assert project.problems == []
+
+
+def test_opening_reads_nothing_and_a_translation_reads_only_its_chain() -> None:
+    translator = _translator(WEB, ANDROID)
+    locales = translator.catalog.project.locales  # type: ignore[union-attr]
+    assert not any(locale.loaded for locale in locales.values())
+    translator.prepare("de")
+    assert translator.translate("cart.title", "de").translation == "Dein Warenkorb"
+    assert sorted(code for code, locale in locales.items() if locale.loaded) == ["de", "en"]
+
+
+def test_each_format_renders_by_its_own_rules() -> None:
+    translator = _translator(WEB, ANDROID, BACKEND)
+    for locale in ("de", "pt-BR", "ru", "sr-Latn"):
+        translator.prepare(locale)
+    cases = [
+        ("cart.items", "pt-BR", {"count": 2}, "2 itens no carrinho"),
+        ("cart.items", "ru", {"count": 5}, "5 товаров в корзине"),
+        ("cart.greeting", "de", {"name": "Ana"}, "Willkommen zurück, Ana!"),
+        ("cart_items", "de", {"count": 1}, "1 Artikel"),
+        ("cart_greeting", "de", {"1": "Ana"}, "Hallo Ana, willkommen zurück!"),
+        ("cart_title", "sr-Latn", None, "Korpa"),
+        ("Order %(number)s confirmed", "de", {"number": "A-17"}, "Bestellung A-17 bestätigt"),
+        ("Digits must be in order: {}", "de", None, "Ziffern müssen geordnet sein: {}"),
+        ("%(count)d order", "ru", {"count": 22}, "22 заказа"),
+        ("Loading…", "de", None, "Wird geladen…"),  # the second gettext domain
+    ]
+    for key, locale, variables, expected in cases:
+        found = translator.translate(key, locale, variables)
+        assert (found.translation, found.fallback) == (expected, False), (key, locale)
+
+
+def test_a_fuzzy_or_missing_message_falls_back() -> None:
+    translator = _translator(WEB, BACKEND)
+    translator.prepare("de")
+    fuzzy = translator.translate("Refund issued", "de")
+    assert (fuzzy.translation, fuzzy.fallback) == ("Refund issued", True)
+    greeting = translator.translate("cart.greeting", "pt-BR", {"name": "Ana"})
+    assert (greeting.translation, greeting.locale, greeting.fallback) == ("Welcome back, Ana!", "en", True)
+
+
+def test_a_bad_message_is_skipped_and_named_while_its_file_loads() -> None:
+    translator = _translator(WEB)
+    translator.prepare("ru")
+    title = translator.translate("cart.title", "ru")
+    assert (title.translation, title.locale, title.fallback) == ("Your cart", "en", True)
+    assert translator.translate("cart.greeting", "ru", {"name": "Ана"}).translation == "С возвращением, Ана!"
+    [problem] = translator.skipped("cart.title", "ru")
+    assert (problem.catalog, problem.path.name, problem.key, problem.line) == ("web", "translation.json",
+                                                                               "cart.title", 3)
+
+
+def test_check_reports_skipped_messages_unreadable_files_and_empty_catalogs(tmp_path: Path) -> None:
+    nowhere = {"path": str(tmp_path / "missing/{locale}.json"), "name": "nowhere"}
+    translator = _translator(WEB, nowhere, source_locale="en")
+    reference, reports = check_locales(translator)
+    assert reference == "en"
+    by_code = {report.code: report for report in reports}
+    assert [(m.key, m.line) for m in by_code["ru"].invalid_messages] == [("cart.title", 3)]
+    [unreadable] = by_code["fr"].invalid_messages
+    assert unreadable.key is None and unreadable.file.endswith("fr/translation.json") and unreadable.reason
+    assert "checkout.total" in by_code["de"].missing_keys
+    [empty] = catalog_problems(translator)
+    assert empty.catalog == "nowhere" and "no file matches" in empty.reason
+
+
+@pytest.mark.anyio
+async def test_over_stdio_paths_are_relative_to_the_config_and_a_fallback_says_why(tmp_path: Path) -> None:
+    project = tmp_path / "shop"
+    shutil.copytree(SHOP / "web", project / "web")
+    config = project / "parlance.toml"
+    config.write_text('[packs]\nenabled = ["i18n"]\n\n[packs.i18n]\nsource_locale = "en"\n\n'
+                      '[[packs.i18n.catalogs]]\npath = "web/locales/{locale}/translation.json"\nformat = "i18next"\n'
+                      'name = "web"\n\n[language_packs]\npaths = []\nautoload = false\n', encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with anyio.fail_after(40), open(tmp_path / "stderr.log", "w+") as errlog:
+        async with Client(stdio_client(stdio_server_params(config, cwd=elsewhere), errlog=errlog)) as client:
+            items = await client.call_tool("i18n_translate", {"key": "cart.items", "locale": "ru-RU",
+                                                              "variables": {"count": 21}})
+            title = await client.call_tool("i18n_translate", {"key": "cart.title", "locale": "ru"})
+            check = await client.call_tool("i18n_check", {"locale": "ru"})
+    assert items.structured_content == {"translation": "21 товар в корзине", "locale": "ru", "fallback": False}
+    assert title.structured_content == {"translation": "Your cart", "locale": "en", "fallback": True}
+    [skipped] = title.meta["parlance/i18n"]["skipped"]  # type: ignore[index]
+    assert (skipped["catalog"], skipped["key"], skipped["line"]) == ("web", "cart.title", 3)
+    assert "translation.json" in skipped["file"] and skipped["reason"]
+    [report] = check.structured_content["locales"]  # type: ignore[index]
+    assert report["invalid_count"] == 1
+    assert json.dumps(check.structured_content).count("cart.title") == 1
