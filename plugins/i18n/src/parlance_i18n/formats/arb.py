@@ -1,0 +1,168 @@
+"""Flutter ARB files (`app_en.arb`): ICU messages with `@key` metadata, as `flutter gen-l10n` reads them.
+
+An ARB file is one flat JSON object. `@@locale`, `@@context` and the other `@@...` keys describe the
+file; `@key` is the metadata of the message `key` (`description`, `placeholders`, `type`, ...);
+every other key is a message. The description is the message's comment. A message that is not a
+string, or not valid ICU, is a `Problem` with its line; the rest of the file loads.
+
+Messages render with the pack's ICU engine, with one rule of Flutter's: gen-l10n's default
+(`use-escaping: false` in l10n.yaml) gives apostrophes no meaning, so `'` and `''` print as
+written, where ICU would unescape them. (Flutter's `Intl.pluralLogic` also lets `zero`, `one` and
+`two` match 0, 1 and 2 even in languages whose rules never choose them; the engine follows CLDR.)
+
+Editing a message keeps its `@key` block; deleting removes the message and its `@key` entry; a new
+message goes after the last entry of the file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Document, LocaleMessages, Problem, Value
+from parlance_i18n.formats.icu_json import IcuMessages, check_icu, duplicate_problems
+from parlance_i18n.formats.jsontext import JsonDocument, Path
+from parlance_i18n.icu_syntax import parse
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.messageformat import Message, MessageSyntaxError, PluralUse, compile_message
+from parlance_i18n.plurals import PluralRules, plural_rules
+
+__all__ = ["ArbDocument", "ArbFormat", "compile_arb"]
+
+_SNIFF = re.compile(rb'"@@locale"\s*:|"@[A-Za-z_][\w.]*"\s*:\s*\{')
+
+
+class _ArbMessage:
+    """An ICU message whose apostrophes are plain text (Flutter's default): compiled with each one
+    doubled, shown as written."""
+
+    __slots__ = ("source", "_message")
+
+    def __init__(self, source: str, message: Message) -> None:
+        self.source = source
+        self._message = message
+
+    def render(self, values: Mapping[str, Any] | None, limit: int) -> str:
+        return self._message.render(values, limit)
+
+    @property
+    def arguments(self) -> frozenset[str]:
+        return self._message.arguments
+
+    @property
+    def plurals(self) -> tuple[PluralUse, ...]:
+        return self._message.plurals
+
+
+def compile_arb(text: str, rules: PluralRules, shared: dict[Any, Any] | None = None) -> Any:
+    """Compile an ARB message (raises MessageSyntaxError, with positions in `text`, when invalid)."""
+    if "'" not in text:
+        return compile_message(text, rules, shared)
+    return _ArbMessage(text, compile_message(text.replace("'", "''"), rules, shared))
+
+
+def _check_arb(text: str) -> str | None:
+    """Why `text` is not a valid ARB message, or None; positions are in `text` as written."""
+    if "'" not in text:
+        return check_icu(text)
+    try:
+        parse(text.replace("'", "''"))
+    except MessageSyntaxError as error:
+        doubled = written = 0  # map the position in the doubled text back to the text as written
+        while written < len(text) and doubled < error.position:
+            doubled += 2 if text[written] == "'" else 1
+            written += 1
+        return f"not a valid ICU message at position {written}: {error.problem}"
+    return None
+
+
+class ArbFormat(CatalogFormat):
+    """Flutter Application Resource Bundle: flat ICU messages with `@key` metadata."""
+
+    name = "arb"
+    suffixes = (".arb",)
+
+    def read(self, data: bytes, tag: LocaleTag) -> LocaleMessages:
+        document = JsonDocument(data)
+        root = document.value_at(())
+        if not isinstance(root, dict):
+            raise CatalogFileError('an ARB file is one JSON object ({"@@locale": "en", "title": "..."})', 1)
+        rules = plural_rules(tag)
+        texts: dict[str, str] = {}
+        comments: dict[str, str] = {}
+        pending: list[tuple[str, str]] = []
+        for key, value in root.items():
+            if key.startswith("@"):
+                continue
+            if not isinstance(value, str):
+                pending.append((key, "an ARB message is a string; metadata goes in an '@" + key + "' entry"))
+                continue
+            reason = _check_arb(value)
+            if reason is not None:
+                pending.append((key, reason))
+                continue
+            texts[key] = value
+            metadata = root.get("@" + key)
+            if isinstance(metadata, dict) and isinstance(metadata.get("description"), str):
+                comments[key] = metadata["description"]
+        problems = duplicate_problems(document, ".".join)
+        problems.extend(Problem(key, document.line_of((key,)), reason) for key, reason in pending)
+        return IcuMessages(texts, comments, problems, rules, compile_arb)
+
+    def edit(self, data: bytes, tag: LocaleTag) -> Document:
+        return ArbDocument(data)
+
+    def sniff(self, head: bytes) -> bool:
+        return _SNIFF.search(head) is not None
+
+
+class ArbDocument(Document):
+    """An ARB file to edit: its messages, each with its `@key` metadata left in place."""
+
+    def __init__(self, data: bytes) -> None:
+        self._json = JsonDocument(data)
+        root = self._json.value_at(())
+        if not isinstance(root, dict):
+            raise CatalogFileError("an ARB file is one JSON object", 1)
+        self._keys = [key for key, value in root.items() if not key.startswith("@") and isinstance(value, str)]
+
+    def keys(self) -> list[str]:
+        return list(self._keys)
+
+    def get(self, key: str) -> Value | None:
+        value = self._json.value_at((key,)) if key in self._keys else None
+        return value if isinstance(value, str) else None
+
+    def line_of(self, key: str) -> int | None:
+        return self._json.line_of((key,)) if key in self._keys else None
+
+    def set(self, key: str, value: Value) -> None:
+        if key not in self._keys:
+            raise KeyError(key)
+        self._json.set_string((key,), _text(value))
+
+    def add(self, key: str, value: Value) -> None:
+        if key in self._keys or key.startswith("@") or self._json.value_at((key,)) is not None:
+            raise KeyError(key)
+        self._json.add_string((key,), _text(value))
+        self._keys.append(key)
+
+    def delete(self, key: str) -> None:
+        if key not in self._keys:
+            raise KeyError(key)
+        self._json.delete((key,))
+        metadata: Path = ("@" + key,)
+        if self._json.value_at(metadata) is not None:
+            self._json.delete(metadata)
+        self._keys.remove(key)
+
+    def to_bytes(self) -> bytes:
+        return self._json.to_bytes()
+
+
+def _text(value: Value) -> str:
+    if not isinstance(value, str):
+        raise TypeError("an ARB message is one string: write plural forms inside it as "
+                        "{count, plural, one{...} other{...}}")
+    return value

@@ -1,0 +1,285 @@
+"""FormatJS / react-intl locale files (`icu-json`): ICU MessageFormat messages in a JSON object.
+
+Three shapes occur, alone or mixed, and all are read:
+
+- flat, as `formatjs compile` writes: `{"cart.empty": "Your cart is empty"}`;
+- nested, as teams write by hand: `{"cart": {"empty": "..."}}`, keyed by the dot-joined path
+  (`cart.empty`), as the flattening helpers apps use with react-intl do;
+- extracted, as `formatjs extract` writes: `{"cart.empty": {"defaultMessage": "...", "description":
+  "..."}}`: the id is the key, `defaultMessage` the message, `description` the comment.
+
+Messages render with the pack's ICU engine (`messageformat.compile_message`), as FormatJS's
+`intl-messageformat` renders them. Reading checks each message's syntax (most messages are plain
+text or `{name}` only and need no parse) and keeps only the texts; a message compiles on first
+use. A message that is not valid ICU, or a value that is not a string, is a `Problem` with its line
+and is left out; the rest of the file loads. A key written twice in one object keeps its last value,
+as `JSON.parse` does, and the ignored one is reported.
+
+`IcuMessages` and `check_icu` are shared with ARB (`formats/arb.py`), whose messages are ICU too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from parlance_i18n.formats.base import (
+    CatalogFileError,
+    CatalogFormat,
+    Document,
+    LocaleMessages,
+    Problem,
+    Renderable,
+    Value,
+)
+from parlance_i18n.formats.jsontext import JsonDocument, Path
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.icu_syntax import parse
+from parlance_i18n.messageformat import MessageSyntaxError, compile_message
+from parlance_i18n.plurals import PluralRules, plural_rules
+
+__all__ = ["IcuJsonDocument", "IcuJsonFormat", "IcuMessages", "check_icu", "duplicate_problems"]
+
+_NAMES_ONLY = re.compile(r"[^{}']*(?:\{[\w.\-]+\}[^{}']*)*")
+"""Text with only `{name}` arguments and no apostrophe: valid ICU without a parse."""
+_SNIFF = re.compile(rb'"defaultMessage"|,\s*(?:plural|select|selectordinal|number|date|time)\s*[,}]')
+_MESSAGE_FIELD = "defaultMessage"
+
+
+def check_icu(text: str) -> str | None:
+    """Why `text` is not a valid ICU message (a sentence with the position), or None when it is."""
+    if ("{" not in text and "}" not in text) or _NAMES_ONLY.fullmatch(text) is not None:
+        return None
+    try:
+        parse(text)  # the syntax alone: half the cost of compiling, and compiling is left for first use
+    except MessageSyntaxError as error:
+        return f"not a valid ICU message at position {error.position}: {error.problem}"
+    return None
+
+
+def duplicate_problems(document: JsonDocument, key_of: Callable[[Path], str]) -> list[Problem]:
+    """A Problem for each ignored occurrence of a key written twice in one object."""
+    return [Problem(key_of(path), line, f"the key {key_of(path)!r} is written again later in the same object; "
+                                        "the last one is used (as JSON.parse does), so this one is ignored: "
+                                        "remove one of them")
+            for path, line in document.duplicates()]
+
+
+class IcuMessages(LocaleMessages):
+    """One locale's ICU messages: texts kept as read, each compiled on first `get` and cached."""
+
+    def __init__(self, texts: dict[str, str], comments: dict[str, str], problems: list[Problem], rules: PluralRules,
+                 compile: Callable[[str, PluralRules, dict[Any, Any]], Renderable] | None = None) -> None:
+        self.texts = texts
+        self.problems = problems
+        self._comments = comments
+        self._rules = rules
+        self._compile = compile or compile_message
+        self._compiled: dict[str, Renderable] = {}
+        self._shared: dict[Any, Any] = {}  # pieces the messages have in common, made once
+
+    def text(self, key: str) -> Value | None:
+        return self.texts.get(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        found = self._compiled.get(key)
+        if found is not None:
+            return found
+        text = self.texts.get(key)
+        if text is None:
+            return default
+        try:
+            found = self._compiled[key] = self._compile(text, self._rules, self._shared)
+        except MessageSyntaxError as error:  # checked when read; kept here so a stricter engine cannot raise
+            del self.texts[key]
+            self.problems.append(Problem(key, None, f"not a valid ICU message at position {error.position}: "
+                                                    f"{error.problem}"))
+            return default
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.texts)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.texts
+
+    def comment(self, key: str) -> str | None:
+        return self._comments.get(key)
+
+
+class IcuJsonFormat(CatalogFormat):
+    """FormatJS / react-intl JSON: flat, nested or extracted; ICU messages."""
+
+    name = "icu-json"
+    suffixes = (".json",)
+
+    def read(self, data: bytes, tag: LocaleTag) -> LocaleMessages:
+        document = JsonDocument(data)
+        root = document.value_at(())
+        if not isinstance(root, dict):
+            raise CatalogFileError("an icu-json catalog is one JSON object of messages "
+                                   '({"greeting": "Hello {name}"}), not a list or a single value', 1)
+        texts: dict[str, str] = {}
+        comments: dict[str, str] = {}
+        pending: list[tuple[str, Path, str]] = []  # (key, path, reason): lines are looked up once, at the end
+        _read_object(root, "", (), texts, comments, pending)
+        problems = duplicate_problems(document, ".".join)
+        problems.extend(Problem(key, document.line_of(path), reason) for key, path, reason in pending)
+        return IcuMessages(texts, comments, problems, plural_rules(tag))
+
+    def edit(self, data: bytes, tag: LocaleTag) -> Document:
+        return IcuJsonDocument(data)
+
+    def sniff(self, head: bytes) -> bool:
+        return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and _SNIFF.search(head) is not None
+
+
+def _read_object(node: dict[str, Any], prefix: str, path: Path, texts: dict[str, str], comments: dict[str, str],
+                 pending: list[tuple[str, Path, str]]) -> None:
+    """Keep every valid message of `node` in `texts` (by dot-joined key), the others in `pending`.
+    The hot loop of reading: a plain string costs a regular expression match and a dict insert."""
+    plain = _NAMES_ONLY.fullmatch
+    for name, value in node.items():
+        key = prefix + name
+        if value.__class__ is str and key not in texts:
+            if ("{" not in value and "}" not in value) or plain(value) is not None:
+                texts[key] = value  # no braces is always valid: an apostrophe is special only before one
+                continue
+            reason = check_icu(value)
+            if reason is None:
+                texts[key] = value
+            else:
+                pending.append((key, (*path, name), reason))
+        elif value.__class__ is dict:
+            message = value.get(_MESSAGE_FIELD)
+            if not isinstance(message, str):
+                _read_object(value, key + ".", (*path, name), texts, comments, pending)
+            elif key in texts:
+                pending.append((key, (*path, name), _clash(key)))
+            else:
+                reason = check_icu(message)
+                if reason is not None:
+                    pending.append((key, (*path, name, _MESSAGE_FIELD), reason))
+                    continue
+                texts[key] = message
+                description = value.get("description")
+                if description is not None:
+                    comments[key] = description if isinstance(description, str) else _as_text(description)
+        elif key in texts:
+            pending.append((key, (*path, name), _clash(key)))
+        else:
+            reason = f"the value is {_kind(value)}, not a message: write the text in quotes"
+            pending.append((key, (*path, name), reason))
+
+
+def _clash(key: str) -> str:
+    return (f"the key {key!r} is already defined by another entry (a flat key and a nested path spell it alike); "
+            "the first is used: rename one")
+
+
+def _entries(node: dict[str, Any], path: Path) -> Iterator[tuple[str, Path, Any]]:
+    """(dot-joined key, path, value) of every message in file order; a value is a str, an extracted
+    entry (a dict with a string `defaultMessage`), or anything else that is not a message."""
+    for name, value in node.items():
+        here = (*path, name)
+        if isinstance(value, dict):
+            if isinstance(value.get(_MESSAGE_FIELD), str):
+                yield ".".join(here), here, value
+            else:
+                yield from _entries(value, here)
+        else:
+            yield ".".join(here), here, value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def _as_text(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+class IcuJsonDocument(Document):
+    """An icu-json file to edit: keys are dot-joined paths (the id, in the extracted shape)."""
+
+    def __init__(self, data: bytes) -> None:
+        self._json = JsonDocument(data)
+        root = self._json.value_at(())
+        if not isinstance(root, dict):
+            raise CatalogFileError("an icu-json catalog is one JSON object of messages", 1)
+        # key -> (the entry's path, the path of its text): equal but for the extracted shape
+        self._paths: dict[str, tuple[Path, Path]] = {}
+        extracted = plain = 0
+        self._nested = False
+        for key, path, value in _entries(root, ()):
+            if key in self._paths or not isinstance(value, (str, dict)):
+                continue
+            if isinstance(value, dict):
+                extracted += 1
+                self._paths[key] = (path, (*path, _MESSAGE_FIELD))
+            else:
+                plain += 1
+                self._paths[key] = (path, path)
+            self._nested = self._nested or len(path) > 1
+        self._extracted = extracted > 0 and not plain  # a new message takes the shape of all the others
+
+    def keys(self) -> list[str]:
+        return list(self._paths)
+
+    def get(self, key: str) -> Value | None:
+        paths = self._paths.get(key)
+        value = self._json.value_at(paths[1]) if paths else None
+        return value if isinstance(value, str) else None
+
+    def line_of(self, key: str) -> int | None:
+        paths = self._paths.get(key)
+        return self._json.line_of(paths[0]) if paths else None
+
+    def set(self, key: str, value: Value) -> None:
+        paths = self._paths.get(key)
+        if paths is None:
+            raise KeyError(key)
+        self._json.set_string(paths[1], _text(value))
+
+    def add(self, key: str, value: Value) -> None:
+        if key in self._paths:
+            raise KeyError(key)
+        text = _text(value)
+        path: Path = tuple(key.split(".")) if self._nested else (key,)
+        for candidate in (path, (key,)):  # a nested path blocked by a message there: the flat key
+            target = (*candidate, _MESSAGE_FIELD) if self._extracted else candidate
+            try:
+                self._json.add_string(target, text)
+            except KeyError:
+                continue
+            self._paths[key] = (candidate, target)
+            return
+        raise KeyError(key)
+
+    def delete(self, key: str) -> None:
+        paths = self._paths.pop(key, None)
+        if paths is None:
+            raise KeyError(key)
+        self._json.delete(paths[0])
+
+    def to_bytes(self) -> bytes:
+        return self._json.to_bytes()
+
+
+def _text(value: Value) -> str:
+    if not isinstance(value, str):
+        raise TypeError("an icu-json message is one string: write plural forms inside it as "
+                        "{count, plural, one {...} other {...}}")
+    return value
