@@ -68,7 +68,7 @@ def _contexts(messages: I18nextMessages, key: str) -> list[str]:
 
 def _calls(messages: I18nextMessages) -> list[tuple[str, dict[str, Any]]]:
     calls: list[tuple[str, dict[str, Any]]] = []
-    for key in messages:
+    for key in dict.fromkeys([*messages, *messages.file_keys]):  # groups by base key, and each form by its own
         calls.append((key, {}))  # no variables: each {{name}} stays as written
         forms = messages.text(key)
         ordinal = isinstance(forms, dict) and any(form.startswith("ordinal_") for form in forms)

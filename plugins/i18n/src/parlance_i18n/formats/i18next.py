@@ -314,8 +314,18 @@ class I18nextMessages(LocaleMessages):
     def __len__(self) -> int:
         return len(self._key_list())
 
+    @property
+    def file_keys(self) -> list[str]:
+        """Every key with a text as the file writes it, plural forms included (`items_one`)."""
+        return [key for key, text in self._texts.items() if text]
+
     def _key_list(self) -> tuple[str, ...]:
-        """Translatable keys in file order, each plural group's base key just before its first form."""
+        """Translatable keys in file order; a plural group is one key, its base, where its first form is.
+
+        The forms (`items_one`, `items_few`) stay gettable, but are not listed: which a locale has is
+        its plural rules' business, so checks compare groups, not forms (`ru` has `items_few`, `ja`
+        only `items_other`), and find a group's missing categories from its `plurals`.
+        """
         if self._keys is None:
             keys: list[str] = []
             texts = self._texts
@@ -324,10 +334,13 @@ class I18nextMessages(LocaleMessages):
                 if not text:
                     continue
                 base = _base_of(key)
-                if base is not None and base not in bases and not texts.get(base):
+                if base is None:
+                    if key not in bases:
+                        keys.append(key)
+                        bases.add(key)
+                elif base not in bases:
                     bases.add(base)
                     keys.append(base)
-                keys.append(key)
             self._keys = tuple(keys)
         return self._keys
 
