@@ -9,9 +9,7 @@ from pathlib import Path
 import pytest
 
 from parlance_i18n.catalog import Catalog
-from parlance_i18n.loaders import read_bundle_file
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.po import PoSyntaxError, parse_po
 from parlance_i18n.settings import I18nSettings
 from parlance_i18n.translator import Translator
 
@@ -22,8 +20,9 @@ msgstr ""
 "Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\n"
 
 #: app.py:10
+#, python-format
 msgid "greeting"
-msgstr "Привет, {name}!"
+msgstr "Привет, %(name)s!"
 
 msgctxt "menu"
 msgid "File"
@@ -36,52 +35,58 @@ msgstr "Черновик"
 msgid "untranslated"
 msgstr ""
 
+#, python-format
 msgid "files"
 msgid_plural "files"
-msgstr[0] "{count} файл"
-msgstr[1] "{count} файла"
-msgstr[2] "{count} файлов"
+msgstr[0] "%(count)d файл"
+msgstr[1] "%(count)d файла"
+msgstr[2] "%(count)d файлов"
 
 msgid "multi"
 msgstr ""
 "line one\n"
 "line \"two\"\t\101"
 
+msgid "regex"
+msgstr "числа не по порядку в квантификаторе {}: ''%(format)s\""
+
+msgid "broken"
+msgstr "no closing quote
+
+msgid "after"
+msgstr "после"
+
 #~ msgid "old"
 #~ msgstr "старый"
 '''
 
 
-def test_po_files_load_with_context_plurals_and_escapes(tmp_path: Path) -> None:
+def test_po_files_are_read_as_gettext_reads_them(tmp_path: Path) -> None:
+    """Not as ICU: braces and apostrophes are text; plurals by the file's Plural-Forms; a broken entry
+    is skipped and the rest of the file loads."""
     (tmp_path / "ru.po").write_text(RU_PO, encoding="utf-8")
-    tag, messages = read_bundle_file(tmp_path / "ru.po")
-    assert tag.code == "ru"
-    assert set(messages) == {"greeting", "menu.File", "files", "multi"}  # fuzzy, empty and obsolete left out
-    assert messages["multi"] == 'line one\nline "two"\tA'
     catalog = Catalog(parse_locale("en"))
-    catalog.load_bundle_dir(tmp_path)
+    report = catalog.load_bundle_dir(tmp_path)
+    assert [(path.name, code) for path, code, _ in report.loaded] == [("ru.po", "ru")]
+    messages = catalog.bundles["ru"].messages
+    assert set(messages) == {"greeting", "menu\x04File", "files", "multi", "regex", "after"}
     t = Translator(catalog)
     assert [t.translate("files", "ru", {"count": n}).translation for n in (1, 3, 5, 21, 11)] == [
         "1 файл", "3 файла", "5 файлов", "21 файл", "11 файлов"]
-    assert t.translate("menu.File", "ru").translation == "Файл"
+    assert t.translate("greeting", "ru", {"name": "Аня"}).translation == "Привет, Аня!"
+    assert t.translate("menu\x04File", "ru").translation == "Файл"
+    assert t.translate("multi", "ru").translation == 'line one\nline "two"\tA'
+    assert t.translate("regex", "ru").translation == "числа не по порядку в квантификаторе {}: ''%(format)s\""
+    assert t.translate("after", "ru").translation == "после"
+    assert t.translate("draft", "ru").fallback  # fuzzy: not served
 
 
 def test_po_without_plural_forms_uses_the_germanic_default(tmp_path: Path) -> None:
-    (tmp_path / "de.po").write_text('msgid "n"\nmsgid_plural "n"\nmsgstr[0] "# Datei"\nmsgstr[1] "# Dateien"\n')
+    (tmp_path / "de.po").write_text('#, python-format\nmsgid "n"\nmsgid_plural "n"\nmsgstr[0] "%(count)d Datei"\n'
+                                    'msgstr[1] "%(count)d Dateien"\n')
     catalog = Catalog(parse_locale("en"))
     catalog.load_bundle_dir(tmp_path)
     assert Translator(catalog).translate("n", "de", {"count": 2}).translation == "2 Dateien"
-
-
-@pytest.mark.parametrize(
-    ("text", "line"),
-    [('msgid "a"\nmsgstr "b\n', 2), ('msgid "a"\nmsgid "b"\nmsgstr ""\n', 2), ('"orphan"\n', 1),
-     ('msgid "a"\n\nmsgid "b"\nmsgstr "c"\n', 3), ('garbage\n', 1), ('msgid "a" b"\nmsgstr ""\n', 1)],
-)
-def test_po_syntax_errors_name_the_line(text: str, line: int) -> None:
-    with pytest.raises(PoSyntaxError) as caught:
-        parse_po(text)
-    assert caught.value.line == line
 
 
 def test_bundle_dirs_load_json_flat_and_nested_and_skip_bad_files(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -24,7 +24,8 @@ def server_config(tmp_path: Path) -> Path:
     (bundles / "ru.po").write_text(
         'msgid ""\nmsgstr "Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && '
         '(n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n'
-        'msgctxt "cart"\nmsgid "items"\nmsgid_plural "items"\nmsgstr[0] "# товар"\nmsgstr[1] "# товара"\nmsgstr[2] "# товаров"\n',
+        '#, python-format\nmsgid "cart.items"\nmsgid_plural "cart.items"\nmsgstr[0] "%(count)d товар"\n'
+        'msgstr[1] "%(count)d товара"\nmsgstr[2] "%(count)d товаров"\n',
         encoding="utf-8",
     )
     (bundles / "broken.json").write_text("{")
@@ -82,6 +83,6 @@ async def test_stdio_listing_check_and_resources(mode: str, server_config: Path,
     assert [(entry["code"], entry["message_count"]) for entry in listing.structured_content["locales"]] == [
         ("en", 1), ("ru", 1)]
     [ru] = check.structured_content["locales"]
-    assert ru["coverage"] == 1.0 and ru["plural_gaps"] == []  # the PO plural got every Russian category
+    assert ru["coverage"] == 1.0 and ru["plural_gaps"] == []  # the PO plural has every Russian category
     source = json.loads(bundle.contents[0].text)["messages"]["cart.items"]
-    assert source == "{count, plural, one {# товар} few {# товара} many {# товаров} other {# товаров}}"
+    assert source == {"0": "%(count)d товар", "1": "%(count)d товара", "2": "%(count)d товаров"}  # as written

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from parlance_i18n.bundles import DEFAULT_LIMITS, Bundle, Limits, compile_bundle
+from parlance_i18n.bundles import DEFAULT_LIMITS, Bundle, Limits
 from parlance_i18n.errors import I18nError
 from parlance_i18n.fallback import FallbackResolver
-from parlance_i18n.loaders import BUNDLE_SUFFIXES, read_bundle_file
+from parlance_i18n.loaders import BUNDLE_SUFFIXES, load_bundle
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.project import Project
 from parlance_i18n.settings import I18nSettings
@@ -113,8 +113,7 @@ class Catalog:
         report = LoadReport()
         for file in map(Path, files):
             try:
-                tag, messages = read_bundle_file(file)
-                bundle = compile_bundle(tag, messages, self.limits)
+                bundle = load_bundle(file, self.limits)
             except I18nError as exc:
                 logger.warning("i18n.bundle_file_skipped", extra={"path": str(file), "reason": exc.message})
                 report.skipped.append((file, exc.message))

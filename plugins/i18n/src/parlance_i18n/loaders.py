@@ -1,36 +1,36 @@
-"""Bundle files: `<locale>.json` (flat or nested) and `<locale>.po` (gettext), read into message objects.
+"""Bundle files: `<locale>.json` (ICU MessageFormat, flat or nested) and `<locale>.po` (gettext).
 
-The locale comes from the file name and is parsed strictly (`pt_BR.po`, `zh-Hant-TW.json`); the
-result is the same kind of object `i18n_add_messages` takes, so files and tool calls share one
-validation path (`BundleBuilder`).
+The locale comes from the file name and is parsed strictly (`pt_BR.po`, `zh-Hant-TW.json`).
 
-PO entries become messages keyed by `msgid`, or `msgctxt.msgid` when there is a context (the same
-key a nested JSON object `{msgctxt: {msgid: ...}}` would give). Fuzzy and untranslated entries are
-left out, as gettext does. A plural entry becomes an ICU plural on the argument `count`: each CLDR
-category of the locale takes the `msgstr[i]` that the file's `Plural-Forms` expression picks for a
-number of that category (so `{count}` or `#` prints the number).
+A JSON file is the same kind of object `i18n_add_messages` takes, so files and tool calls share one
+validation path (`BundleBuilder`): one invalid message makes the file unusable, as a bad request is.
+
+A PO file is read by the `po` catalog format, as GNU gettext reads it: messages are gettext's own
+(never ICU: braces and apostrophes are text), plurals pick `msgstr[i]` by the file's Plural-Forms
+from `count`, python-format entries interpolate `%(name)s`, fuzzy and untranslated entries are not
+served, and keys are `msgid`, or `msgctxt` + "\x04" + `msgid` with a context. A broken entry is
+skipped (and logged); the rest of the file loads.
 """
 
 from __future__ import annotations
 
-import functools
-import gettext
 import json
-from collections.abc import Callable
+import logging
 from pathlib import Path
 from typing import Any
 
+from parlance_i18n import formats
+from parlance_i18n.bundles import Bundle, Limits, compile_bundle
 from parlance_i18n.errors import I18nError
+from parlance_i18n.formats import CatalogFileError
 from parlance_i18n.locales import LocaleTag, parse_locale
-from parlance_i18n.plurals import CATEGORIES, plural_rules
-from parlance_i18n.po import PoSyntaxError, parse_header, parse_po
 
-__all__ = ["BUNDLE_SUFFIXES", "BundleFileError", "read_bundle_file"]
+__all__ = ["BUNDLE_SUFFIXES", "BundleFileError", "load_bundle", "read_bundle_file"]
 
 BUNDLE_SUFFIXES = (".json", ".po")
 MAX_FILE_BYTES = 50 * 1024 * 1024
-PLURAL_ARGUMENT = "count"
-_GETTEXT_DEFAULT_PLURAL = "n != 1"
+
+logger = logging.getLogger(__name__)
 
 
 class BundleFileError(I18nError):
@@ -39,8 +39,32 @@ class BundleFileError(I18nError):
     code = "INVALID_BUNDLE_FILE"
 
 
+def load_bundle(path: Path, limits: Limits) -> Bundle:
+    """The bundle of one `<locale>.json` or `<locale>.po` file (raises BundleFileError or InvalidMessages)."""
+    if path.suffix != ".po":
+        tag, messages = read_bundle_file(path)
+        return compile_bundle(tag, messages, limits)
+    tag, data = _locale_and_bytes(path)
+    try:
+        messages = formats.get("po").read(data, tag)
+    except CatalogFileError as exc:
+        raise BundleFileError(f"{path}: {exc.message}") from None
+    if messages.problems:
+        logger.warning("i18n.bundle_messages_skipped", extra={"path": str(path), "skipped": len(messages.problems)})
+    return Bundle(tag, messages, len(data))
+
+
 def read_bundle_file(path: Path) -> tuple[LocaleTag, dict[str, Any]]:
-    """The locale (from the file name) and the messages object of one bundle file."""
+    """The locale (from the file name) and the messages object of one `<locale>.json` file."""
+    tag, data = _locale_and_bytes(path)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BundleFileError(f"{path}: cannot read the file as UTF-8") from None
+    return tag, _json_messages(text, path)
+
+
+def _locale_and_bytes(path: Path) -> tuple[LocaleTag, bytes]:
     try:
         tag = parse_locale(path.stem)
     except I18nError:
@@ -51,12 +75,9 @@ def read_bundle_file(path: Path) -> tuple[LocaleTag, dict[str, Any]]:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise BundleFileError(f"{path}: {size} bytes is over the {MAX_FILE_BYTES}-byte limit for a bundle file")
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BundleFileError(f"{path}: cannot read the file as UTF-8 ({exc.__class__.__name__})") from None
-    if path.suffix == ".json":
-        return tag, _json_messages(text, path)
-    return tag, _po_messages(text, path, tag)
+        return tag, path.read_bytes()
+    except OSError as exc:
+        raise BundleFileError(f"{path}: cannot read the file ({exc.__class__.__name__})") from None
 
 
 def _json_messages(text: str, path: Path) -> dict[str, Any]:
@@ -67,62 +88,3 @@ def _json_messages(text: str, path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BundleFileError(f"{path}: the top level must be an object of message keys")
     return data
-
-
-def _po_messages(text: str, path: Path, tag: LocaleTag) -> dict[str, Any]:
-    try:
-        entries = parse_po(text)
-    except PoSyntaxError as exc:
-        raise BundleFileError(f"{path}: {exc}") from None
-    header = next((e for e in entries if e.is_header), None)
-    plural_forms = parse_header(header).get("Plural-Forms", "") if header else ""
-    choose_form = _plural_form_chooser(plural_forms, path)
-    messages: dict[str, Any] = {}
-    for entry in entries:
-        forms = entry.forms
-        if entry.is_header or "fuzzy" in entry.flags or not forms or not all(forms):
-            continue
-        key = f"{entry.msgctxt}.{entry.msgid}" if entry.msgctxt else entry.msgid
-        if key in messages:
-            raise BundleFileError(f"{path}: line {entry.line}: the key {key!r} is defined twice")
-        if entry.msgid_plural is None:
-            messages[key] = forms[0]
-        else:
-            messages[key] = _icu_plural(forms, tag, choose_form)
-    return messages
-
-
-def _plural_form_chooser(header: str, path: Path) -> Callable[[int], int]:
-    """gettext's `plural=` expression as a function of n (stdlib's validated C-expression compiler)."""
-    expression = _GETTEXT_DEFAULT_PLURAL
-    for part in header.split(";"):
-        name, sep, value = part.partition("=")
-        if sep and name.strip() == "plural":
-            expression = value.strip()
-    try:
-        return gettext.c2py(expression)
-    except (ValueError, SyntaxError, RecursionError):
-        raise BundleFileError(f"{path}: the Plural-Forms expression {expression[:80]!r} is not valid") from None
-
-
-def _icu_plural(forms: list[str], tag: LocaleTag, choose_form: Callable[[int], int]) -> str:
-    rules = plural_rules(tag)
-    samples = _category_samples(tag)
-    branches = []
-    for category in CATEGORIES:
-        if category not in rules.cardinal_categories:
-            continue
-        sample = samples.get(category)
-        index = choose_form(sample) if sample is not None else len(forms) - 1
-        branches.append(f"{category} {{{forms[max(0, min(int(index), len(forms) - 1))]}}}")
-    return f"{{{PLURAL_ARGUMENT}, plural, {' '.join(branches)}}}"
-
-
-@functools.lru_cache(maxsize=128)
-def _category_samples(tag: LocaleTag) -> dict[str, int]:
-    """The smallest integer of each cardinal category (categories only decimals reach get none)."""
-    rules = plural_rules(tag)
-    samples: dict[str, int] = {}
-    for n in (*range(0, 1001), 1_000_000, 10_000_000):
-        samples.setdefault(rules.cardinal(n), n)
-    return samples

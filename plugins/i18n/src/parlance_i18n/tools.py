@@ -134,10 +134,14 @@ async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
 
 
 def _bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
+    """Each message as its file writes it: a text, or a plural's forms (by category; gettext: by index)."""
+    messages = bundle.messages
+    as_written = getattr(messages, "text", None)
     return {
         "locale": code,
-        "message_count": len(bundle.messages),
-        "messages": {key: message.source for key, message in sorted(bundle.messages.items())},
+        "message_count": len(messages),
+        "messages": {key: (as_written(key) if as_written else None) or message.source
+                     for key, message in sorted(messages.items())},
     }
 
 
