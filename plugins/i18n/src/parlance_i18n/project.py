@@ -210,7 +210,8 @@ class ProjectLocale(Mapping[str, Renderable]):
         return found  # type: ignore[no-any-return]
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and self.get(key) is not None
+        # Without compiling: every format knows which keys it holds (invalid ones were left out).
+        return any(key in mapping for mapping in (*self._before, *(m for _, m in self.load()), *self.overlays))
 
     def __iter__(self) -> Iterator[str]:
         seen: set[str] = set()

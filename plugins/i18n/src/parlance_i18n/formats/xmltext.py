@@ -1,0 +1,536 @@
+"""The XML scanner the XML catalog formats share: where each element starts and ends, byte for byte,
+so a format can read its messages and splice a new value into exactly the bytes that held the old one.
+
+`scan(data)` parses with the standard library's expat (no new dependency) and returns an `XmlFile`:
+
+- `text`: the document as UTF-8 bytes (the file itself when it is UTF-8 without a BOM), on which
+  every offset is counted; `encoding`, `bom` and `newline` say how to write it back (`encode`).
+- `root`: an `XmlNode` tree of elements and comments with the offsets of each start tag, content
+  and end tag, and the line each starts on. Content is never decoded up front: a format slices the
+  raw content (`content`) and reads it with `tokens`, `unescape` or its own rules (aapt2's, ...).
+
+Hostile XML is refused before it can cost anything, with a `CatalogFileError` naming the reason:
+entity declarations (billion laughs, quadratic blowup, external entities: `<!ENTITY` is refused
+where it is declared, so nothing is ever expanded), references to undefined entities, and any
+external DTD except the few public identifiers a format names (`allowed_doctypes`: every plist
+names Apple's). No DTD or entity is ever fetched: parameter entities are never parsed and the
+external-entity handler refuses.
+
+`XmlBuffer` is the editing side: it holds the current text, applies replacements given as offsets
+into it, checks the result still parses, and writes it back in the file's encoding and BOM.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import gc
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+from xml.parsers import expat
+
+from parlance_i18n.formats.base import CatalogFileError
+
+__all__ = [
+    "COMMENT",
+    "Token",
+    "XmlBuffer",
+    "XmlFile",
+    "XmlNode",
+    "attributes",
+    "escape_attribute",
+    "escape_text",
+    "line_extent",
+    "scan",
+    "set_attribute",
+    "split_markup",
+    "tokens",
+    "unescape",
+]
+
+COMMENT = "#comment"
+"""The `name` of an `XmlNode` that is a comment."""
+
+_START_TAG = re.compile(rb"""<[^\s/>]+(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*/?>""")
+_DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']""")
+_NEWLINE = re.compile(rb"\r\n|\n|\r")
+_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+"""Characters XML 1.0 cannot hold at all, not even as a character reference."""
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+@dataclass(slots=True, eq=False)
+class XmlNode:
+    """An element (or a comment, `name == COMMENT`) with its offsets in `XmlFile.text`.
+
+    `start` is its `<`; `open_end` is just past its start tag's `>`; `close_start` is its end tag's
+    `<` (== `open_end` for `<x/>`); `end` is just past its last `>`. For a comment, `open_end` and
+    `close_start` bound the comment's text. `line` is the 1-based line of `start`.
+    """
+
+    name: str
+    attributes: dict[str, str]
+    start: int
+    open_end: int
+    close_start: int
+    end: int
+    line: int
+    children: Sequence[XmlNode] = ()
+    """Child elements and comments in order (a shared empty tuple for a leaf, a list otherwise)."""
+
+    @property
+    def self_closing(self) -> bool:
+        return self.open_end == self.end
+
+    def elements(self, name: str | None = None) -> Iterator[XmlNode]:
+        """The child elements (not comments), or only those called `name`."""
+        for child in self.children:
+            if child.name != COMMENT and (name is None or child.name == name):
+                yield child
+
+    def first(self, name: str) -> XmlNode | None:
+        return next(self.elements(name), None)
+
+
+@dataclass(slots=True)
+class XmlFile:
+    """A parsed document: UTF-8 `text` with the node tree on it, and how to write it back."""
+
+    text: bytes
+    root: XmlNode
+    encoding: str
+    bom: bytes
+    newline: str
+
+    def content(self, node: XmlNode) -> str:
+        """The raw XML between `node`'s start and end tags (escapes, CDATA and markup as written)."""
+        return self.text[node.open_end:node.close_start].decode("utf-8")
+
+    def raw(self, start: int, end: int) -> str:
+        return self.text[start:end].decode("utf-8")
+
+    def indent_of(self, offset: int) -> str | None:
+        """The whitespace between the start of `offset`'s line and `offset`, or None when the line has
+        something else before it."""
+        line_start = self.text.rfind(b"\n", 0, offset) + 1
+        line_start = max(line_start, self.text.rfind(b"\r", 0, offset) + 1)
+        before = self.text[line_start:offset]
+        return before.decode("utf-8") if not before.strip() else None
+
+    def child_indent(self, parent: XmlNode, fallback_unit: str = "    ") -> str:
+        """The indentation of `parent`'s children: its first child's on its own line, else the
+        parent's own plus one step (a tab when the parent is tab-indented, else `fallback_unit`)."""
+        for child in parent.children:
+            indent = self.indent_of(child.start)
+            if indent is not None:
+                return indent
+        own = self.indent_of(parent.start) or ""
+        return own + ("\t" if own.startswith("\t") else fallback_unit)
+
+    def line_at(self, offset: int) -> int:
+        """The 1-based line of `offset` (CRLF, LF and CR each end a line, as expat counts)."""
+        return len(_NEWLINE.findall(self.text, 0, offset)) + 1
+
+    def encode(self, text: bytes) -> bytes:
+        """`text` (UTF-8, as edited) in the file's own encoding, BOM first."""
+        if self.encoding == "utf-8":
+            return self.bom + text
+        return self.bom + text.decode("utf-8").encode(self.encoding, "xmlcharrefreplace")
+
+
+# --- scanning ---------------------------------------------------------------------------------------
+
+
+class _Refused(Exception):
+    def __init__(self, reason: str, line: int | None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+
+
+def scan(data: bytes, allowed_doctypes: Collection[str] = ()) -> XmlFile:
+    """Parse `data`; raises CatalogFileError when it is not well-formed, hostile or undecodable.
+
+    `allowed_doctypes`: public identifiers (`-//Apple//DTD PLIST 1.0//EN`) a DOCTYPE may name. The
+    DTD is never read; any other external DTD is refused.
+    """
+    encoding, bom = _detect_encoding(data)
+    if encoding == "utf-8":
+        text = data[len(bom):]
+    else:
+        try:
+            decoded = data[len(bom):].decode(encoding)
+        except UnicodeDecodeError as error:
+            raise CatalogFileError(
+                f"the file is not valid {encoding} (byte {error.start + len(bom)}); save it in the encoding "
+                "its XML declaration names", None) from None
+        if decoded.encode(encoding) != data[len(bom):]:
+            raise CatalogFileError(f"the file's {encoding} bytes do not read back the same, so it cannot be "
+                                   "edited byte-exactly; save it as UTF-8", None)
+        text = decoded.encode("utf-8")
+    root = _parse(text, allowed_doctypes)
+    first_newline = _NEWLINE.search(text)
+    newline = first_newline.group().decode("ascii") if first_newline else "\n"
+    return XmlFile(text=text, root=root, encoding=encoding, bom=bom, newline=newline)
+
+
+def _detect_encoding(data: bytes) -> tuple[str, bytes]:
+    """The Python codec name and the BOM of `data`, from its BOM or else its XML declaration."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return name, bom
+    if data.startswith(b"<\x00?\x00"):
+        return "utf-16-le", b""
+    if data.startswith(b"\x00<\x00?"):
+        return "utf-16-be", b""
+    declared = _DECLARED_ENCODING.match(data, 0, 200)
+    if declared is None:
+        return "utf-8", b""
+    name = declared.group(1).decode("ascii")
+    try:
+        codec = codecs.lookup(name).name
+    except LookupError:
+        raise CatalogFileError(f"the XML declaration names the encoding {name!r}, which is not known; "
+                               "declare UTF-8 and save the file as UTF-8", 1) from None
+    if codec.startswith(("utf-16", "utf-32")):
+        raise CatalogFileError(f"the XML declaration says {name} but the file has no byte order mark and "
+                               "does not start like UTF-16; save it as UTF-8", 1)
+    return ("utf-8" if codec == "utf-8" else codec), b""
+
+
+_HANDLERS = ("StartElementHandler", "EndElementHandler", "CommentHandler", "StartDoctypeDeclHandler",
+             "EntityDeclHandler", "UnparsedEntityDeclHandler", "ExternalEntityRefHandler", "SkippedEntityHandler")
+
+
+def _adopt(parent: XmlNode, child: XmlNode) -> None:
+    if parent.children:
+        parent.children.append(child)  # type: ignore[attr-defined]
+    else:
+        parent.children = [child]
+
+
+def _parse(text: bytes, allowed_doctypes: Collection[str]) -> XmlNode:
+    parser = expat.ParserCreate("UTF-8")  # the text is UTF-8 whatever the declaration says
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.buffer_text = False
+    document = XmlNode("", {}, 0, 0, len(text), len(text), 1)
+    stack = [document]
+    start_tag = _START_TAG.match
+    find = text.find
+    count = text.count
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        at = parser.CurrentByteIndex
+        open_end = find(b">", at) + 1
+        # A '>' inside a quoted attribute value leaves a quote open before it: then match properly.
+        if attrs and (count(b'"', at, open_end) % 2 or count(b"'", at, open_end) % 2):
+            tag = start_tag(text, at)
+            open_end = tag.end() if tag else open_end
+        node = XmlNode(name, attrs, at, open_end, open_end, open_end, parser.CurrentLineNumber)
+        parent = stack[-1]
+        if parent.children:
+            parent.children.append(node)  # type: ignore[attr-defined]
+        else:
+            parent.children = [node]
+        stack.append(node)
+
+    def end(name: str) -> None:
+        node = stack.pop()
+        at = parser.CurrentByteIndex
+        if text[node.open_end - 2:node.open_end] == b"/>" and at <= node.open_end:
+            return  # `<x/>`: expat reports its end just past the tag, where it already ends
+        node.close_start = at
+        node.end = text.index(b">", at) + 1
+
+    def comment(_: str) -> None:
+        at = parser.CurrentByteIndex
+        close = text.index(b"-->", at + 4)
+        _adopt(stack[-1], XmlNode(COMMENT, {}, at, at + 4, close, close + 3, parser.CurrentLineNumber))
+
+    def doctype(name: str, system_id: str | None, public_id: str | None, _: int) -> None:
+        if (system_id or public_id) and public_id not in allowed_doctypes:
+            named = public_id or system_id or ""
+            raise _Refused(f"the DOCTYPE names an external DTD ({named[:80]!r}), which is never fetched; "
+                           "remove the DOCTYPE line", parser.CurrentLineNumber)
+
+    def entity(name: str, *_: object) -> None:
+        raise _Refused(f"the DOCTYPE declares the entity {name[:40]!r}; entity declarations are refused "
+                       "(they can expand without bound or read other files): remove them and write the text",
+                       parser.CurrentLineNumber)
+
+    def external(*_: object) -> int:
+        raise _Refused("the file refers to an external entity, which is never read", parser.CurrentLineNumber)
+
+    def skipped(name: str, _: int) -> None:
+        raise _Refused(f"the entity &{name[:40]}; is not defined (entities of a DTD are never read); write the "
+                       "character itself or a character reference such as &#160;", parser.CurrentLineNumber)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CommentHandler = comment
+    parser.StartDoctypeDeclHandler = doctype
+    parser.EntityDeclHandler = entity
+    parser.UnparsedEntityDeclHandler = entity
+    parser.ExternalEntityRefHandler = external
+    parser.SkippedEntityHandler = skipped
+    # The tree is one object per element and creates no cycle: collecting while it grows only costs
+    # time (a third of it on a 7 MB file), so the collector waits until it is built.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        parser.Parse(text, True)
+    except _Refused as refused:
+        raise CatalogFileError(refused.reason, refused.line) from None
+    except expat.ExpatError as error:
+        if error.code == expat.errors.codes[expat.errors.XML_ERROR_UNDEFINED_ENTITY]:
+            raise CatalogFileError("the file uses an undefined entity (XML defines only &lt; &gt; &amp; &quot; "
+                                   "&apos;); write the character itself or a reference such as &#160;",
+                                   error.lineno) from None
+        raise CatalogFileError(f"the file is not well-formed XML: {expat.ErrorString(error.code)}",
+                               error.lineno) from None
+    finally:  # the handlers refer to the parser: break that cycle so the tree is freed with the file
+        for handler in _HANDLERS:
+            setattr(parser, handler, None)
+        if collecting:
+            gc.enable()
+    roots = list(document.elements())
+    if not roots:
+        raise CatalogFileError("the file has no root element", None)
+    return roots[0]
+
+
+# --- reading content ----------------------------------------------------------------------------------
+
+
+class Token(NamedTuple):
+    """A piece of element content: `kind` is "text" (with `value` unescaped; CDATA included),
+    "start", "end" or "empty" (a tag, `value` its name), "comment" or "pi"; `raw` as written."""
+
+    kind: str
+    raw: str
+    value: str
+
+
+_TOKEN = re.compile(
+    r"""
+    <!\[CDATA\[(?P<cdata>.*?)\]\]>
+    | (?P<comment><!--.*?-->)
+    | (?P<pi><\?.*?\?>)
+    | <(?P<close>/)?(?P<name>[^\s/>]+)(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*(?P<empty>/)?>
+    | &(?P<ref>\#x[0-9A-Fa-f]+|\#[0-9]+|[A-Za-z_][\w.-]*);
+    | (?P<text>[^<&]+)
+    """,
+    re.S | re.X,
+)
+_PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+_TAG_NAME = re.compile(r"</?[^\s/>]+")
+_ATTRIBUTE = re.compile(r"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+def _newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _reference(name: str) -> str:
+    if name.startswith("#x"):
+        return chr(int(name[2:], 16))
+    if name.startswith("#"):
+        return chr(int(name[1:]))
+    return _PREDEFINED.get(name, f"&{name};")  # expat refused any other entity already
+
+
+def tokens(raw: str) -> Iterator[Token]:
+    """The pieces of well-formed element content `raw`; adjacent text, references and CDATA merge."""
+    pending: list[str] = []
+    pending_raw: list[str] = []
+    for match in _TOKEN.finditer(raw):
+        kind = match.lastgroup
+        if kind in ("text", "ref", "cdata"):
+            piece = match.group(kind)
+            pending.append(_newlines(piece) if kind != "ref" else _reference(piece))
+            pending_raw.append(match.group())
+            continue
+        if pending:
+            yield Token("text", "".join(pending_raw), "".join(pending))
+            pending, pending_raw = [], []
+        if kind in ("comment", "pi"):
+            yield Token(kind, match.group(), "")
+        else:
+            tag = "end" if match.group("close") else "empty" if match.group("empty") else "start"
+            yield Token(tag, match.group(), match.group("name"))
+    if pending:
+        yield Token("text", "".join(pending_raw), "".join(pending))
+
+
+def unescape(raw: str) -> str:
+    """The text of content `raw` with references and CDATA resolved, comments and any markup dropped."""
+    if "&" not in raw and "<" not in raw and "\r" not in raw:
+        return raw
+    return "".join(token.value for token in tokens(raw) if token.kind == "text")
+
+
+def attributes(tag: str) -> dict[str, str]:
+    """The attributes of a raw start tag such as `<ph id="1" disp="{{ name }}"/>`, unescaped."""
+    found = {}
+    name = _TAG_NAME.match(tag)
+    for match in _ATTRIBUTE.finditer(tag, name.end() if name else 0):
+        value = match.group(2) if match.group(2) is not None else match.group(3)
+        found[match.group(1)] = unescape(value).replace("\n", " ").replace("\t", " ")
+    return found
+
+
+# --- writing --------------------------------------------------------------------------------------------
+
+
+def _check_characters(text: str) -> None:
+    bad = _XML_CHAR.search(text)
+    if bad:
+        raise ValueError(f"the character U+{ord(bad.group()):04X} cannot be written in XML 1.0; remove it")
+
+
+def escape_text(text: str, newline: str = "\n") -> str:
+    """`text` as element content: `&` and `<` escaped (and `>` after `]]`), a carriage return as
+    `&#13;`, and each line break written as `newline` (the file's). Raises ValueError for a
+    character XML 1.0 cannot hold."""
+    _check_characters(text)
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace("]]>", "]]&gt;").replace("\r", "&#13;")
+    return escaped.replace("\n", newline) if newline != "\n" else escaped
+
+
+def escape_attribute(text: str, quote: str = '"') -> str:
+    """`text` as an attribute value between `quote`s (line breaks and tabs as references)."""
+    _check_characters(text)
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(quote, "&quot;" if quote == '"' else "&apos;")
+    return escaped.replace("\r", "&#13;").replace("\n", "&#10;").replace("\t", "&#9;")
+
+
+# Tag-shaped text in a value: a start, end or empty tag with a plain or prefixed name.
+_VALUE_TAG = re.compile(
+    r"""<(/?)([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)((?:\s+[A-Za-z_:][\w.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(/?)>""")
+
+
+def split_markup(value: str, accept: Callable[[str], bool] = lambda name: True,
+                 opaque: Collection[str] = ()) -> list[tuple[str, str]]:
+    """`value` (text with markup kept as written) cut into ("text", ...) and ("tag", ...) pieces.
+
+    Markup is what can be written back as XML: tags whose name `accept`s that open and close in
+    balance, or are empty; an `opaque` element (XLIFF 1.2's `<ph>`, whose content is code already
+    escaped) is one piece from its start tag to its end tag. Any other `<` is text.
+    """
+    found = list(_VALUE_TAG.finditer(value))
+    if not found:
+        return [("text", value)]
+    markup: dict[int, int] = {}  # start offset -> end offset of a piece that is markup
+    stack: list[tuple[int, str]] = []
+    skip_to = -1
+    for index, match in enumerate(found):
+        if match.start() < skip_to:
+            continue
+        name = match.group(2)
+        if not accept(name):
+            continue
+        if match.group(4):
+            markup[match.start()] = match.end()
+        elif match.group(1):
+            if stack and stack[-1][1] == name:
+                opened = stack.pop()[0]
+                markup[found[opened].start()] = found[opened].end()
+                markup[match.start()] = match.end()
+            else:
+                stack.clear()  # an end tag out of order: what was open cannot balance across it
+        elif name in opaque:
+            close = value.find(f"</{name}>", match.end())
+            if close >= 0:
+                markup[match.start()] = skip_to = close + len(name) + 3
+        else:
+            stack.append((index, name))
+    pieces: list[tuple[str, str]] = []
+    position = 0
+    for start in sorted(markup):
+        if start > position:
+            pieces.append(("text", value[position:start]))
+        pieces.append(("tag", value[start:markup[start]]))
+        position = markup[start]
+    if position < len(value):
+        pieces.append(("text", value[position:]))
+    return pieces
+
+
+def set_attribute(file: XmlFile, node: XmlNode, name: str, value: str) -> tuple[int, int, str]:
+    """The edit that sets `name="value"` on `node`'s start tag: in place (keeping its quotes) when
+    the attribute is there, else added after the last attribute."""
+    tag = file.raw(node.start, node.open_end)
+    written = re.search(rf"""(\s{re.escape(name)}\s*=\s*)("[^"]*"|'[^']*')""", tag)
+    if written:
+        quote = written.group(2)[0]
+        start = node.start + len(tag[:written.start(2)].encode("utf-8"))
+        end = start + len(written.group(2).encode("utf-8"))
+        return start, end, quote + escape_attribute(value, quote) + quote
+    closing = len(tag) - (2 if tag.endswith("/>") else 1)
+    while closing > 0 and tag[closing - 1] in " \t\r\n":
+        closing -= 1
+    at = node.start + len(tag[:closing].encode("utf-8"))
+    return at, at, f' {name}="{escape_attribute(value)}"'
+
+
+def line_extent(text: bytes, start: int, end: int) -> tuple[int, int]:
+    """`start`..`end` widened to whole lines (with the line break after) when only whitespace shares
+    those lines with it; else unchanged. What deleting an entry removes."""
+    line_start = max(text.rfind(b"\n", 0, start), text.rfind(b"\r", 0, start)) + 1
+    if text[line_start:start].strip():
+        return start, end
+    line_end = end
+    while line_end < len(text) and text[line_end] in b" \t":
+        line_end += 1
+    if line_end < len(text) and text[line_end] not in b"\r\n":
+        return start, end
+    if text.startswith(b"\r\n", line_end):
+        line_end += 2
+    elif line_end < len(text):
+        line_end += 1
+    elif line_start > 0:  # the last line, with no break after it: take the break before instead
+        before = line_start - (2 if text[line_start - 2:line_start] == b"\r\n" else 1)
+        return before, line_end
+    return line_start, line_end
+
+
+class XmlBuffer:
+    """An editable document: replacements by offset into the current `file.text`, checked to parse,
+    and written back in the original encoding. Untouched, `to_bytes()` is the original bytes."""
+
+    def __init__(self, data: bytes, allowed_doctypes: Collection[str] = ()) -> None:
+        self._original = data
+        self._allowed = allowed_doctypes
+        self.file = scan(data, allowed_doctypes)
+        self.changed = False
+
+    def replace(self, edits: list[tuple[int, int, str]]) -> None:
+        """Apply `(start, end, new_text)` replacements (offsets into the current text, not overlapping)
+        and parse the result; ValueError, with the text unchanged, when it would not be well-formed."""
+        if not edits:
+            return
+        text = self.file.text
+        pieces = []
+        position = 0
+        for start, end, new in sorted(edits, key=lambda edit: edit[0]):
+            pieces += [text[position:start], new.encode("utf-8")]
+            position = end
+        pieces.append(text[position:])
+        new_text = b"".join(pieces)
+        try:
+            root = _parse(new_text, self._allowed)
+        except CatalogFileError as error:
+            raise ValueError(f"the edit would leave the file unreadable ({error.reason})") from None
+        self.file = XmlFile(new_text, root, self.file.encoding, self.file.bom, self.file.newline)
+        self.changed = True
+
+    def to_bytes(self) -> bytes:
+        return self.file.encode(self.file.text) if self.changed else self._original
