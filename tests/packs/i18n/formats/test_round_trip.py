@@ -51,9 +51,17 @@ def _open(name: str, locale: str, data: bytes) -> Document:
     return formats.get(name).edit(data, parse_locale(locale))
 
 
+def _lines(data: bytes) -> list[str]:
+    """The file's lines as text (a UTF-16 file's line breaks are two bytes each)."""
+    for bom, encoding in ((b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+        if data.startswith(bom):
+            return data.decode(encoding).splitlines(True)
+    return data.decode("latin-1").splitlines(True)  # any 8-bit encoding splits alike
+
+
 def _changed_runs(before: bytes, after: bytes) -> list[tuple[int, int]]:
     """The (first, last) 1-based line ranges of `before` that differ from `after`, one per hunk."""
-    matcher = difflib.SequenceMatcher(a=before.splitlines(True), b=after.splitlines(True), autojunk=False)
+    matcher = difflib.SequenceMatcher(a=_lines(before), b=_lines(after), autojunk=False)
     return [(i1 + 1, max(i1 + 1, i2)) for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal"]
 
 
@@ -100,7 +108,7 @@ def test_setting_one_message_changes_only_its_lines(case: tuple[str, str, Path])
         # The entry runs to the next key's line: a plural's forms may be apart (Xcode writes each
         # form's stringUnit on its own lines), but nothing outside the entry may change.
         following = [found for k in keys[index + 1:] if (found := original.line_of(k)) is not None and found > line]
-        end = min(following) if following else len(data.splitlines()) + 1
+        end = min(following) if following else len(_lines(data)) + 1
         document.set(key, new)
         written = document.to_bytes()
         after = _others_unchanged(name, locale, original, written, key)
