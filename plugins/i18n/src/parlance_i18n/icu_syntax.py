@@ -1,17 +1,23 @@
-"""A parser for the ICU MessageFormat subset the pack supports, producing a small syntax tree.
+"""A parser for ICU MessageFormat as FormatJS (`intl-messageformat`) reads it, producing a small syntax tree.
 
     message     := (text | argument | '#')*           '#' only means something inside a plural
     argument    := '{' name '}'
-                 | '{' name ',' 'number' [',' ('integer' | 'percent')] '}'
+                 | '{' name ',' 'number' [',' ('integer' | 'percent' | '::' number-skeleton)] '}'
+                 | '{' name ',' ('date' | 'time') [',' ('short' | 'medium' | 'long' | 'full' | '::' date-skeleton)] '}'
                  | '{' name ',' ('plural' | 'selectordinal') ',' ['offset:' N] (selector '{' message '}')+ '}'
                  | '{' name ',' 'select' ',' (word '{' message '}')+ '}'
     selector    := '=' number | 'zero' | 'one' | 'two' | 'few' | 'many' | 'other'
     name        := letters, digits, '_', '.', '-'      (a variable's name, never an expression)
 
-Apostrophes follow ICU: `''` is one apostrophe; `'` before `{`, `}` (or `#` in a plural) starts
-quoted literal text up to the next lone `'`; any other `'` is itself. `other` is required in every
-plural and select. Date, time, spellout and custom number patterns are not supported: a template
-may not choose formats, so each is a syntax error naming what is accepted.
+Apostrophes follow ICU as FormatJS applies them: `''` is one apostrophe; `'` before `{`, `}`, `<`,
+`>` (or `#` in a plural) starts quoted literal text up to the next lone `'`; any other `'` is
+itself. Tags such as `<b>...</b>` are text, as FormatJS reads them with `ignoreTag: true`.
+`other` is required in every plural and select.
+
+Skeletons are read as FormatJS reads them (`icu_skeletons`); one FormatJS would refuse or fail to format with (`::currency`
+without a code, `::yQQQ`, ...) is a syntax error here. Named styles other than FormatJS's own, and
+ICU's pattern styles (`#,##0.00`, `dd.MM.yyyy`), are errors too: FormatJS silently ignores such a
+pattern (unless the app configures a format of that name), so they never print what they say.
 
 Errors are `MessageSyntaxError` with the 0-based character position.
 """
@@ -22,11 +28,20 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from parlance_i18n.icu_numbers import resolve
+from parlance_i18n.icu_skeletons import (
+    NUMBER_INTEGER,
+    NUMBER_PERCENT,
+    NumberOptions,
+    date_skeleton_options,
+    number_skeleton_options,
+)
 from parlance_i18n.plurals import CATEGORIES as PLURAL_KEYWORDS
 
 __all__ = [
     "POUND",
     "Argument",
+    "DateArgument",
     "MessageSyntaxError",
     "NumberArgument",
     "Parts",
@@ -37,14 +52,16 @@ __all__ = [
 ]
 
 MAX_DEPTH = 12
-NUMBER_STYLES = ("integer", "percent")
+NUMBER_STYLES = {"integer": NUMBER_INTEGER, "percent": NUMBER_PERCENT}
+"""FormatJS's named number formats that need no configuration (`currency` needs a currency code)."""
+DATE_STYLES = ("short", "medium", "long", "full")
 
 _NAME = re.compile(r"[\w.\-]+")
 _SIMPLE_ARGUMENT = re.compile(r"\{([\w.\-]+)\}")
 _WORD = re.compile(r"[A-Za-z]+")
 _SELECT_KEY = re.compile(r"[\w\-]+")
 _EXACT = re.compile(r"=(-?[0-9]{1,30}(?:\.[0-9]{1,30})?)")
-_OFFSET = re.compile(r"offset:[ \t\r\n]*([0-9]{1,9})")
+_OFFSET = re.compile(r"offset:[ \t\r\n]*([+-]?[0-9]{1,9})")
 _SPACE = re.compile(r"[ \t\r\n]*")
 _SPECIAL = re.compile(r"[{}']")
 _SPECIAL_IN_PLURAL = re.compile(r"[{}'#]")
@@ -69,9 +86,21 @@ class Argument:
 
 @dataclass(frozen=True, slots=True)
 class NumberArgument:
-    """`{name, number[, style]}`: the value in the locale's number format."""
+    """`{name, number[, style]}`: the value in the locale's number format; `style` is the
+    Intl.NumberFormat options the style or skeleton stands for (None: the default format)."""
 
     name: str
+    style: NumberOptions | None
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DateArgument:
+    """`{name, date|time[, style]}`: an instant (ms since the epoch) in the locale's format, in UTC.
+    `style` is a named style, `::` and a skeleton, or None."""
+
+    name: str
+    kind: str
     style: str | None
     source: str
 
@@ -100,7 +129,7 @@ class SelectArgument:
     cases: dict[str, Parts]
 
 
-Node = str | Argument | NumberArgument | Pound | PluralArgument | SelectArgument
+Node = str | Argument | NumberArgument | DateArgument | Pound | PluralArgument | SelectArgument
 Parts = tuple[Node, ...]
 
 POUND = Pound()
@@ -170,7 +199,7 @@ class _Parser:
         if following == "'":
             self.pos = pos + 2
             return "'"
-        if following in ("{", "}") or (in_plural and following == "#"):
+        if following in ("{", "}", "<", ">") or (in_plural and following == "#"):
             quoted: list[str] = []
             pos += 1
             while True:
@@ -206,10 +235,12 @@ class _Parser:
             raise MessageSyntaxError(f"expected '}}' or ',' after the argument name {name!r}", self.pos)
         self._skip_space()
         kind_at = self.pos
-        kind = self._expect(_WORD, "an argument type: number, plural, select or selectordinal")
+        kind = self._expect(_WORD, "an argument type: number, date, time, plural, select or selectordinal")
         self._skip_space()
         if kind == "number":
             return self._number(name, opened)
+        if kind in ("date", "time"):
+            return self._date(name, kind, opened)
         if kind in ("plural", "selectordinal"):
             self._require(",", f"expected ',' after '{kind}'")
             return self._plural(name, kind == "selectordinal", opened, depth)
@@ -217,23 +248,77 @@ class _Parser:
             self._require(",", "expected ',' after 'select'")
             return self._select(name, opened, depth, in_plural)
         raise MessageSyntaxError(
-            f"unsupported argument type {kind!r}: use number, plural, select or selectordinal", kind_at
+            f"unsupported argument type {kind!r}: use number, date, time, plural, select or selectordinal", kind_at
         )
 
     def _number(self, name: str, opened: int) -> NumberArgument:
-        style = None
-        if self._take(","):
-            self._skip_space()
-            style_at = self.pos
-            style = self._expect(_WORD, "a number style: integer or percent")
+        options: NumberOptions | None = None
+        style_at, style = self._style()
+        if style is not None and style.startswith("::"):
+            try:
+                options = number_skeleton_options(style[2:].strip())
+                resolve(options)  # what the Intl.NumberFormat constructor would throw on
+            except ValueError as exc:
+                raise MessageSyntaxError(f"invalid number skeleton: {exc}", style_at) from None
+        elif style is not None:
+            if style == "currency":
+                raise MessageSyntaxError(
+                    "the number style 'currency' needs a currency code, which FormatJS takes from the app's "
+                    "formats: use a skeleton such as ::currency/EUR", style_at)
             if style not in NUMBER_STYLES:
                 raise MessageSyntaxError(
-                    f"unsupported number style {style!r}: use integer or percent (templates cannot choose formats)",
-                    style_at,
-                )
-            self._skip_space()
+                    f"unsupported number style {_shown(style)}: use integer, percent or a skeleton such as "
+                    "::currency/EUR or ::.00 (FormatJS ignores other patterns)", style_at)
+            options = NUMBER_STYLES[style]
         self._require("}", "expected '}' to close the number argument")
-        return NumberArgument(name, style, self.text[opened:self.pos])
+        return NumberArgument(name, options, self.text[opened:self.pos])
+
+    def _date(self, name: str, kind: str, opened: int) -> DateArgument:
+        style_at, style = self._style()
+        if style is not None and style.startswith("::"):
+            skeleton = style[2:].strip()
+            if not skeleton:
+                raise MessageSyntaxError(f"the {kind} skeleton after '::' is empty", style_at)
+            try:
+                date_skeleton_options(skeleton, "h")
+            except ValueError as exc:
+                raise MessageSyntaxError(f"invalid {kind} skeleton: {exc}", style_at) from None
+            style = "::" + skeleton
+        elif style is not None and style not in DATE_STYLES:
+            raise MessageSyntaxError(
+                f"unsupported {kind} style {_shown(style)}: use short, medium, long, full or a skeleton such as "
+                "::yMMMd (FormatJS ignores other patterns)", style_at)
+        self._require("}", f"expected '}}' to close the {kind} argument")
+        return DateArgument(name, kind, style, self.text[opened:self.pos])
+
+    def _style(self) -> tuple[int, str | None]:
+        """After `{name, number|date|time`: (position, the style text up to the closing '}', trimmed)
+        or (position, None) without one. FormatJS reads the style as ICU does: nested braces and
+        quoted text are part of it."""
+        if not self._take(","):
+            return self.pos, None
+        self._skip_space()
+        depth, start = 0, self.pos
+        text, end = self.text, len(self.text)
+        while self.pos < end:
+            char = text[self.pos]
+            if char == "'":
+                close = text.find("'", self.pos + 1)
+                if close < 0:
+                    raise MessageSyntaxError("the quote in the argument style is not closed", self.pos)
+                self.pos = close + 1
+                continue
+            if char == "{":
+                depth += 1
+            elif char == "}":
+                if depth == 0:
+                    break
+                depth -= 1
+            self.pos += 1
+        style = text[start:self.pos].rstrip(" \t\r\n")
+        if not style:
+            raise MessageSyntaxError("expected a style after ','", start)
+        return start, style
 
     def _plural(self, name: str, ordinal: bool, opened: int, depth: int) -> PluralArgument:
         self._skip_space()
@@ -327,3 +412,7 @@ class _Parser:
         if self.pos >= len(self.text):
             raise MessageSyntaxError(f"the argument opened at position {opened} is not closed (missing '}}')", self.pos)
         raise MessageSyntaxError(f"expected {what}, or '}}' to close the argument", self.pos)
+
+
+def _shown(style: str) -> str:
+    return repr(style if len(style) <= 40 else style[:40] + "...")

@@ -6,6 +6,8 @@
 - substitutes each value once: a value that contains `{x}` is printed as is, never re-expanded;
 - renders only JSON scalars (str, int, float, bool) and Decimals; a missing value, `None`, or any
   other object leaves the argument's own text (`{name}`) in place;
+- renders what FormatJS (`intl-messageformat`) renders for the same message and values: numbers,
+  plural categories, dates and times come from `icu_formats`, one shared object per locale;
 - never produces more than `limit` characters, and stops building output as soon as it would;
 - never raises.
 
@@ -42,9 +44,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from parlance_i18n.icu_formats import LocaleFormats, js_number_text, locale_formats
 from parlance_i18n.icu_syntax import (
     POUND,
     Argument,
+    DateArgument,
     MessageSyntaxError,
     NumberArgument,
     Parts,
@@ -70,7 +74,7 @@ _SHARED_PIECE = 256
 
 # Opcodes: a step that is a tuple says what it is in its first item. A str step is literal text;
 # None is '#' (the innermost plural's number), which the garbage collector, unlike POUND, ignores.
-_ARG, _NUMBER, _PLURAL, _SELECT = 0, 1, 2, 3
+_ARG, _NUMBER, _PLURAL, _SELECT, _DATE = 0, 1, 2, 3, 4
 
 Values = Mapping[str, Any]
 Steps = tuple[Any, ...]
@@ -94,8 +98,9 @@ def compile_message(text: str, rules: PluralRules, shared: dict[Any, Any] | None
     `shared`: a dict the caller keeps (empty at first) while it compiles several messages, such as
     a bundle's, so that pieces they have in common (`{name}`, `{count}`, ...) are made once.
     """
-    if "{" not in text and "}" not in text:  # plain text: only '' needs unescaping
-        return _Literal(text, text.replace("''", "'") if "''" in text else text)
+    if "{" not in text and "}" not in text and ("'" not in text or ("'<" not in text and "'>" not in text)):
+        return _Literal(text, text.replace("''", "'") if "''" in text else text)  # plain text: '' is all to undo
+    formats = locale_formats(rules)
     compiler = _Compiler(shared)
     steps = compiler.message(text)
     nodes = [step for step in steps if step.__class__ is not str]
@@ -104,10 +109,17 @@ def compile_message(text: str, rules: PluralRules, shared: dict[Any, Any] | None
     if len(nodes) == 1 and nodes[0][0] == _ARG:
         return _OneArgument(text, steps)
     if compiler.cost > _EAGER_RATIO * _sizeof(text):
-        return _OnDemand(text, rules)
+        return _OnDemand(text, formats)
     if len(steps) == 1:
-        return _Node(text, steps[0], rules)
-    return _Steps(text, steps, rules)
+        return _Node(text, steps[0], formats)
+    return _Steps(text, steps, formats)
+
+
+def _text(value: Any) -> str | None:
+    """How `{name}` prints a value, as FormatJS does (`String(value)`: 1.0 is "1"); None when it does not."""
+    if value.__class__ is float:
+        return js_number_text(value)  # type: ignore[arg-type]
+    return value_text(value)
 
 
 def value_text(value: Any) -> str | None:
@@ -193,7 +205,7 @@ class _OneArgument(Message):
     def render(self, values: Values | None, limit: int) -> str:
         value = values.get(self._name) if values else None
         if value.__class__ is not str:
-            value = value_text(value) or self._missing
+            value = _text(value) or self._missing
         if len(value) > limit:
             value = value[:limit]
         text = f"{self._before}{value}{self._after}"
@@ -206,7 +218,7 @@ class _OneArgument(Message):
 class _Steps(Message):
     __slots__ = ("_compiled", "_rules")
 
-    def __init__(self, source: str, steps: Steps, rules: PluralRules) -> None:
+    def __init__(self, source: str, steps: Steps, rules: LocaleFormats) -> None:
         self.source = source
         self._compiled = steps
         self._rules = rules
@@ -224,7 +236,7 @@ class _Node(Message):
 
     __slots__ = ("_node", "_emit", "_rules")
 
-    def __init__(self, source: str, node: Steps, rules: PluralRules) -> None:
+    def __init__(self, source: str, node: Steps, rules: LocaleFormats) -> None:
         self.source = source
         self._node = node
         self._emit = _EMIT[node[0]]
@@ -243,7 +255,7 @@ class _OnDemand(Message):
 
     __slots__ = ("_rules", "_compiled")
 
-    def __init__(self, source: str, rules: PluralRules) -> None:
+    def __init__(self, source: str, rules: LocaleFormats) -> None:
         self.source = source
         self._rules = rules
         self._compiled: Steps | None = None
@@ -302,7 +314,7 @@ _cache = _Cache(_CACHE_BYTES)
 # limit plus one value however the template repeats arguments; the message cuts the result to `limit`.
 
 
-def _run(steps: Steps, values: Values, limit: int, pound: str, rules: PluralRules) -> str:
+def _run(steps: Steps, values: Values, limit: int, pound: str, rules: LocaleFormats) -> str:
     out = []
     size = 0
     get = values.get
@@ -313,7 +325,7 @@ def _run(steps: Steps, values: Values, limit: int, pound: str, rules: PluralRule
             piece = pound
         elif step[0] == _ARG:
             value = get(step[1])
-            piece = value if value.__class__ is str else (value_text(value) or step[2])
+            piece = value if value.__class__ is str else (_text(value) or step[2])
         else:
             piece = _EMIT[step[0]](step, values, limit, pound, rules)
         out.append(piece)
@@ -323,40 +335,48 @@ def _run(steps: Steps, values: Values, limit: int, pound: str, rules: PluralRule
     return "".join(out)
 
 
-def _argument(node: Steps, values: Values, limit: int, pound: str, rules: PluralRules) -> str:
+def _argument(node: Steps, values: Values, limit: int, pound: str, rules: LocaleFormats) -> str:
     value = values.get(node[1])
-    return value if value.__class__ is str else (value_text(value) or node[2])  # type: ignore[no-any-return]
+    return value if value.__class__ is str else (_text(value) or node[2])  # type: ignore[no-any-return]
 
 
-def _number(node: Steps, values: Values, limit: int, pound: str, rules: PluralRules) -> str:
+def _number(node: Steps, values: Values, limit: int, pound: str, rules: LocaleFormats) -> str:
     _, name, style, missing = node
     value = values.get(name)
     number = as_number(value)
     if number is None:
-        return value_text(value) or missing  # type: ignore[no-any-return]
-    return rules.format_number(number, style)
+        return _text(value) or missing  # type: ignore[no-any-return]
+    return rules.number(number, style)
 
 
-def _plural(node: Steps, values: Values, limit: int, pound: str, rules: PluralRules) -> str:
+def _date(node: Steps, values: Values, limit: int, pound: str, rules: LocaleFormats) -> str:
+    _, name, kind, style, missing = node
+    value = values.get(name)
+    number = as_number(value)
+    text = rules.date(number, kind, style) if number is not None else None
+    return text if text is not None else (_text(value) or missing)  # type: ignore[no-any-return]
+
+
+def _plural(node: Steps, values: Values, limit: int, pound: str, rules: LocaleFormats) -> str:
     _, name, ordinal, offset, exact, keywords, branches, other = node
     value = values.get(name)
     if value.__class__ is int and 0 <= value < TABLE_SIZE and not offset:  # the common case, inlined
         if exact:
             branch = _exact(exact, value)
             if branch is not None:
-                return _run(branch, values, limit, str(value), rules)
+                return _run(branch, values, limit, rules.small[value], rules)
         category = (rules.ordinal_table if ordinal else rules.cardinal_table)[value]
         branch = branches[keywords.index(category)] if category in keywords else other
-        return _run(branch, values, limit, str(value), rules)
+        return _run(branch, values, limit, rules.small[value], rules)
     number = as_number(value)
     if number is None:  # not a number: the `other` branch, with the value (or the token) for '#'
-        return _run(other, values, limit, value_text(value) or "{" + name + "}", rules)
+        return _run(other, values, limit, _text(value) or "{" + name + "}", rules)
     branch = _exact(exact, number) if exact else None
     shifted = number - offset if offset else number
     if branch is None:
         category = (rules.ordinal if ordinal else rules.cardinal)(shifted)
         branch = branches[keywords.index(category)] if category in keywords else other
-    return _run(branch, values, limit, rules.format_number(shifted), rules)
+    return _run(branch, values, limit, rules.number(shifted), rules)
 
 
 def _exact(exact: Steps, number: Any) -> Steps | None:
@@ -367,15 +387,15 @@ def _exact(exact: Steps, number: Any) -> Steps | None:
     return None
 
 
-def _select(node: Steps, values: Values, limit: int, pound: str, rules: PluralRules) -> str:
+def _select(node: Steps, values: Values, limit: int, pound: str, rules: LocaleFormats) -> str:
     _, name, keys, branches, other = node
     value = values.get(name)
-    key = value if value.__class__ is str else value_text(value)
+    key = value if value.__class__ is str else _text(value)
     branch = branches[keys.index(key)] if key is not None and key in keys else other
     return _run(branch, values, limit, pound, rules)
 
 
-_EMIT = {_ARG: _argument, _NUMBER: _number, _PLURAL: _plural, _SELECT: _select}
+_EMIT = {_ARG: _argument, _NUMBER: _number, _PLURAL: _plural, _SELECT: _select, _DATE: _date}
 
 
 # --- compiling -----------------------------------------------------------------------------------------
@@ -415,6 +435,8 @@ class _Compiler:
         name = self._share(part.name)
         if kind is NumberArgument:
             return self._share((_NUMBER, name, part.style, part.source))
+        if kind is DateArgument:
+            return self._share((_DATE, name, part.kind, part.style, part.source))
         if kind is PluralArgument or kind is SelectArgument:
             keys = self._share(tuple(map(self._share, part.cases)))
             branches = self._share(tuple(map(self._sequence, part.cases.values())))

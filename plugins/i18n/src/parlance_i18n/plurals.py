@@ -1,7 +1,7 @@
-"""CLDR plural rules and number formatting for one locale, ready for the renderer's hot path.
+"""CLDR plural rules for one locale, ready for the renderer's hot path (numbers are formatted by
+`icu_numbers`).
 
-Babel supplies the rules (cardinal for `plural`, ordinal for `selectordinal`) and the number
-formats. Categories of small non-negative integers are tabulated once per locale, so the common
+Babel supplies the rules (cardinal for `plural`, ordinal for `selectordinal`). Categories of small non-negative integers are tabulated once per locale, so the common
 `{count, plural, ...}` costs a tuple index rather than a rule evaluation. Nothing here raises on a
 value: anything that is not a finite number selects `other` and prints as given.
 """
@@ -11,11 +11,10 @@ from __future__ import annotations
 import functools
 import math
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from babel import Locale
-from babel.numbers import format_decimal, format_percent
 
 from parlance_i18n.locales import LocaleTag, babel_locale
 
@@ -88,32 +87,6 @@ class PluralRules:
             return str(rule(n))
         except (ArithmeticError, ValueError, TypeError):  # a number beyond what the rule's operands handle
             return "other"
-
-    def format_number(self, n: Number, style: str | None = None) -> str:
-        """`n` in this locale's decimal format (`integer` rounds, `percent` scales by 100)."""
-        if style is None and n.__class__ is int and 0 <= n < 1000:
-            return str(n)  # no grouping or sign to localise, and by far the common case
-        if self.locale is None:
-            return _plain(n)
-        try:
-            if style == "percent":
-                return str(format_percent(n, locale=self.locale))
-            if style == "integer":
-                return str(format_decimal(n, format="#,##0", locale=self.locale))
-            exponent = n.as_tuple().exponent if isinstance(n, Decimal) else 0
-            if isinstance(exponent, int) and exponent < 0:
-                # keep the digits the value spells ("1.50" stays 1.50): they decide the plural category too
-                return str(format_decimal(n, format="#,##0." + "0" * min(-exponent, 30), locale=self.locale))
-            return str(format_decimal(n, locale=self.locale, decimal_quantization=False))
-        except (ArithmeticError, ValueError, TypeError, InvalidOperation):
-            return _plain(n)
-
-
-def _plain(n: Number) -> str:
-    try:
-        return str(n)
-    except ValueError:  # an integer with more digits than Python prints: say roughly how big it is
-        return f"{Decimal(n):.6e}"
 
 
 @functools.lru_cache(maxsize=256)
