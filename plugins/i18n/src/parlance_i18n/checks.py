@@ -14,7 +14,10 @@ Per locale:
 
 from __future__ import annotations
 
+from typing import Any
+
 from parlance_i18n.bundles import Bundle
+from parlance_i18n.messageformat import PluralUse
 from parlance_i18n.models import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
 from parlance_i18n.project import FileProblem
 from parlance_i18n.locales import display_name, likely_script
@@ -29,11 +32,12 @@ def check_locales(translator: Translator, codes: list[str] | None = None,
                   limit: int = 100) -> tuple[str | None, list[LocaleReport]]:
     """(reference bundle code or None, a report per locale); lists are cut to `limit` entries each."""
     reference = translator.find_bundle(translator.catalog.source_locale)
+    expected = _arguments_by_key(reference) if reference is not None else {}
     bundles = translator.bundles
     reports = []
     for code in codes if codes is not None else sorted(bundles):
         bundle = bundles.get(code)
-        reports.append(_report(translator, code, bundle, reference, limit))
+        reports.append(_report(translator, code, bundle, reference, expected, limit))
     return (reference.code if reference else None), reports
 
 
@@ -61,29 +65,49 @@ def summarize_locales(translator: Translator) -> list[LocaleSummary]:
 
 
 def _report(translator: Translator, code: str, bundle: Bundle | None, reference: Bundle | None,
-            limit: int) -> LocaleReport:
+            expected: dict[str, frozenset[str]], limit: int) -> LocaleReport:
     messages = bundle.messages if bundle else {}
     skipped = [_invalid(p) for p in getattr(messages, "problems", ())]
     invalid = {"invalid_count": len(skipped), "invalid_messages": skipped[:limit]}
-    if reference is None:
-        return LocaleReport(code, len(messages), None, plural_gaps=_plural_gaps(bundle, limit), **invalid)
-    coverage, missing = _coverage(translator, code, reference)
-    extra = sorted(key for key in messages if key not in reference.messages)
-    mismatches = []
-    for key, message in messages.items():
-        expected = reference.messages.get(key)
-        if expected is not None and message.arguments != expected.arguments:
-            mismatches.append(ArgumentMismatch(key, sorted(expected.arguments - message.arguments),
-                                               sorted(message.arguments - expected.arguments)))
+    rules = plural_rules(bundle.tag) if bundle is not None else None
+    mismatches: list[ArgumentMismatch] = []
+    gaps: list[PluralGap] = []
+    extra: list[str] = []
+    for key, message in messages.items():  # one look at each message: what it uses, and its plurals
+        arguments, plurals = _facts(message)
+        wanted = expected.get(key)
+        if wanted is not None and arguments != wanted:
+            mismatches.append(ArgumentMismatch(key, sorted(wanted - arguments), sorted(arguments - wanted)))
+        elif wanted is None and reference is not None:
+            extra.append(key)
+        for use in plurals:
+            needed = rules.ordinal_categories if use.ordinal else rules.cardinal_categories  # type: ignore[union-attr]
+            missing = [c for c in CATEGORIES if c in needed and c not in use.keywords]
+            if missing:
+                gaps.append(PluralGap(key, use.argument, use.ordinal, missing))
     mismatches.sort(key=lambda m: m.key)
+    gaps.sort(key=lambda g: g.key)
+    if reference is None:
+        return LocaleReport(code, len(messages), None, plural_gaps=gaps[:limit], **invalid)
+    coverage, missing_keys = _coverage(translator, code, reference)
+    extra.sort()
     return LocaleReport(
         code, len(messages), coverage,
-        missing_count=len(missing), missing_keys=missing[:limit],
+        missing_count=len(missing_keys), missing_keys=missing_keys[:limit],
         extra_count=len(extra), extra_keys=extra[:limit],
         argument_mismatches=mismatches[:limit],
-        plural_gaps=_plural_gaps(bundle, limit),
+        plural_gaps=gaps[:limit],
         **invalid,
     )
+
+
+def _arguments_by_key(reference: Bundle) -> dict[str, frozenset[str]]:
+    return {key: _facts(message)[0] for key, message in reference.messages.items()}
+
+
+def _facts(message: Any) -> tuple[frozenset[str], tuple[PluralUse, ...]]:
+    facts = getattr(message, "facts", None)  # the ICU engine reads both from one compile
+    return facts() if facts is not None else (message.arguments, message.plurals)
 
 
 def _invalid(problem: FileProblem) -> InvalidMessage:
@@ -95,19 +119,3 @@ def _coverage(translator: Translator, code: str, reference: Bundle) -> tuple[flo
     missing = sorted(key for key in reference.messages if not any(key in messages for messages in own))
     total = len(reference.messages)
     return (round(1 - len(missing) / total, 4) if total else 1.0), missing
-
-
-def _plural_gaps(bundle: Bundle | None, limit: int) -> list[PluralGap]:
-    if bundle is None:
-        return []
-    rules = plural_rules(bundle.tag)
-    gaps = []
-    for key in sorted(bundle.messages):
-        for use in bundle.messages[key].plurals:
-            needed = rules.ordinal_categories if use.ordinal else rules.cardinal_categories
-            missing = [c for c in CATEGORIES if c in needed and c not in use.keywords]
-            if missing:
-                gaps.append(PluralGap(key, use.argument, use.ordinal, missing))
-                if len(gaps) >= limit:
-                    return gaps
-    return gaps

@@ -171,6 +171,14 @@ class Message:
         _collect(self._steps(), set(), uses)
         return tuple(uses)
 
+    def facts(self) -> tuple[frozenset[str], tuple[PluralUse, ...]]:
+        """`arguments` and `plurals` from one look at the steps (a message compiled on demand
+        compiles once, not twice): what the check tool reads of every message."""
+        names: set[str] = set()
+        uses: list[PluralUse] = []
+        _collect(self._steps(), names, uses)
+        return frozenset(names), tuple(uses)
+
     def _steps(self) -> Steps:
         return ()
 
