@@ -139,3 +139,15 @@ async def test_over_stdio_paths_are_relative_to_the_config_and_a_fallback_says_w
     [report] = check.structured_content["locales"]  # type: ignore[index]
     assert report["invalid_count"] == 1 and report["invalid_messages"][0]["key"] == "cart.title"
     assert "cart.title" in report["missing_keys"]  # skipped, so the locale lacks it
+
+
+def test_every_message_knows_its_catalog_file_and_line() -> None:
+    translator = _translator(WEB, ANDROID, BACKEND)
+    locales = translator.catalog.project.locales  # type: ignore[union-attr]
+    catalog, path, line = locales["de"].origin("cart.greeting")  # type: ignore[misc]
+    assert (catalog, path.relative_to(SHOP).as_posix(), line) == ("web", "web/locales/de/translation.json", 6)
+    catalog, path, line = locales["de"].origin("cart_greeting")  # type: ignore[misc]
+    assert (catalog, path.name, line) == ("android", "strings.xml", 4)
+    catalog, path, line = locales["de"].origin("Loading…")  # type: ignore[misc]
+    assert (catalog, path.name, line) == ("backend", "djangojs.po", 6)
+    assert locales["de"].origin("no.such.key") is None
