@@ -118,41 +118,45 @@ class ProjectLocale(Mapping[str, Renderable]):
 
     def __init__(self, tag: LocaleTag, files: list[CatalogFile], overlays: tuple[Mapping[str, Any], ...] = ()) -> None:
         self.tag = tag
-        self.files = tuple(files)
         self.overlays = overlays
         self._before: tuple[Mapping[str, Any], ...] = ()
-        self._layers: tuple[tuple[CatalogFile, LocaleMessages], ...] | None = None
-        self._problems: list[FileProblem] = []
-        self._lock = threading.Lock()
+        self._store = _LocaleFiles(tag, tuple(files))
+
+    @property
+    def files(self) -> tuple[CatalogFile, ...]:
+        return self._store.files
 
     def with_overlay(self, messages: Mapping[str, Any], *, first: bool = False) -> ProjectLocale:
         """This locale with `messages` consulted after the files (before them when `first`: a session's
-        own bundle merged over the project's), sharing what was read."""
-        other = ProjectLocale(self.tag, list(self.files), self.overlays)
+        own bundle merged over the project's), sharing its files: what is read, and `reload`."""
+        other = ProjectLocale(self.tag, [], self.overlays)
         other._before = (messages, *self._before) if first else self._before
         other.overlays = self.overlays if first else (*self.overlays, messages)
-        other._layers, other._problems, other._lock = self.load(), self._problems, self._lock
+        other._store = self._store
         return other
 
     @property
     def loaded(self) -> bool:
-        return self._layers is not None
+        return self._store.layers is not None
 
     def load(self) -> tuple[tuple[CatalogFile, LocaleMessages], ...]:
         """Read every file of the locale (once); blocking work, run it off the event loop."""
-        layers = self._layers
-        if layers is None:
-            with self._lock:
-                layers = self._layers
-                if layers is None:
-                    layers = self._layers = self._read_all()
-        return layers
+        return self._store.load()
+
+    def reload(self) -> None:
+        """Read the files again (after a write), for every session and view sharing them."""
+        self._store.invalidate()
+        self._store.load()
+
+    def changed_on_disk(self) -> bool:
+        """Whether a file was changed since it was read (by an editor, git, another process)."""
+        return self._store.changed()
 
     @property
     def problems(self) -> list[FileProblem]:
         """What reading skipped: files that could not be read and messages that are invalid."""
         layers = self.load()
-        found = list(self._problems)
+        found = list(self._store.problems)
         for file, messages in layers:
             found.extend(FileProblem(file.catalog, file.path, p.key, p.line, p.reason) for p in messages.problems)
         return found
@@ -193,7 +197,8 @@ class ProjectLocale(Mapping[str, Renderable]):
             found = before.get(key)
             if found is not None:
                 return found
-        for _, messages in self._layers if self._layers is not None else self.load():
+        layers = self._store.layers
+        for _, messages in layers if layers is not None else self._store.load():
             found = messages.get(key)
             if found is not None:
                 return found
@@ -224,21 +229,50 @@ class ProjectLocale(Mapping[str, Renderable]):
     def __len__(self) -> int:
         return sum(1 for _ in self)
 
-    # --- reading ---------------------------------------------------------------------------------------
 
-    def _read_all(self) -> tuple[tuple[CatalogFile, LocaleMessages], ...]:
+
+class _LocaleFiles:
+    """A locale's files and what was read from them, shared by every view of the locale."""
+
+    def __init__(self, tag: LocaleTag, files: tuple[CatalogFile, ...]) -> None:
+        self.tag = tag
+        self.files = files
+        self.layers: tuple[tuple[CatalogFile, LocaleMessages], ...] | None = None
+        self.problems: list[FileProblem] = []
+        self._seen: dict[Path, tuple[int, int] | None] = {}  # (mtime_ns, size) of each file when read
+        self._lock = threading.Lock()
+
+    def load(self) -> tuple[tuple[CatalogFile, LocaleMessages], ...]:
+        layers = self.layers
+        if layers is None:
+            with self._lock:
+                layers = self.layers
+                if layers is None:
+                    layers, self.problems = self._read_all()
+                    self.layers = layers  # published last: a reader never sees layers without their problems
+        return layers
+
+    def invalidate(self) -> None:
+        with self._lock:
+            self.layers = None
+
+    def changed(self) -> bool:
+        return self.layers is not None and any(_stat(path) != seen for path, seen in self._seen.items())
+
+    def _read_all(self) -> tuple[tuple[tuple[CatalogFile, LocaleMessages], ...], list[FileProblem]]:
         layers = []
+        problems = []
+        self._seen = {file.path: _stat(file.path) for file in self.files}  # before reading: a change meanwhile shows
         for file in self.files:
             try:
                 messages = file.format.read(_read_bytes(file.path), file.tag)
             except (CatalogFileError, OSError) as exc:
-                self._problems.append(FileProblem(file.catalog, file.path, None, getattr(exc, "line", None),
-                                                  _reason(exc)))
+                problems.append(FileProblem(file.catalog, file.path, None, getattr(exc, "line", None), _reason(exc)))
                 logger.warning("i18n.catalog_file_skipped", extra={"path": str(file.path), "catalog": file.catalog})
                 continue
             layers.append((file, messages))
         logger.info("i18n.locale_loaded", extra={"locale": self.tag.code, "files": len(layers)})
-        return tuple(layers)
+        return tuple(layers), problems
 
 
 # --- discovery -----------------------------------------------------------------------------------------
@@ -322,6 +356,14 @@ def _read_bytes(path: Path) -> bytes:
     if size > MAX_FILE_BYTES:
         raise CatalogFileError(f"the file has {size:,} bytes; catalog files over {MAX_FILE_BYTES:,} bytes are not read")
     return path.read_bytes()
+
+
+def _stat(path: Path) -> tuple[int, int] | None:
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_mtime_ns, found.st_size
 
 
 def _reason(exc: BaseException) -> str:
