@@ -257,7 +257,7 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
 
     if transport == "stdio" and is_terminal(sys.stdin) and is_terminal(sys.stderr):
         print(_stdio_greeting(host), file=sys.stderr, flush=True)  # a person ran it; a client would pipe stdin
-    if transport == "http":
+    if security is not None:  # transport == "http"
         anyio.run(lambda: serve_http(server, bind=bind, port=port, security=security,
                                      max_sessions=config.host.max_sessions,
                                      session_idle_timeout_s=config.host.session_idle_timeout_s,
@@ -433,7 +433,7 @@ def _config(args: argparse.Namespace, config: Config) -> int:
     records = packs.records
     problems = [r for r in records if r.state in {"failed", "incompatible", "missing", "conflict"}]
     ok = not problems and not (args.strict and packs.warnings)
-    report = {
+    report: dict[str, Any] = {
         "config": config.source,
         "ok": ok,
         "packs": {r.name: r.state for r in records},

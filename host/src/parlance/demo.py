@@ -137,18 +137,19 @@ async def _drive(config_path: Path, sections: list[_Section], log_path: Path,
                     out.write(f"\n── {section.title} " + "─" * max(3, WIDTH - len(section.title) - 4) + "\n")
                 for step in section.steps:
                     number += 1
-                    progress: list[str] = []
+                    notes: list[str] = []
 
-                    async def on_progress(done: float, total: float | None, message: str | None,
-                                          _seen: list[str] = progress) -> None:
-                        _seen.append(message or (f"{done:g}/{total:g}" if total else f"{done:g}"))
+                    # The parameters are named as the SDK's ProgressFnT names them.
+                    async def on_progress(progress: float, total: float | None, message: str | None,
+                                          _seen: list[str] = notes) -> None:
+                        _seen.append(message or (f"{progress:g}/{total:g}" if total else f"{progress:g}"))
 
                     started = time.perf_counter()
                     result = await client.call_tool(step.tool, step.arguments, progress_callback=on_progress)
                     latency = (time.perf_counter() - started) * 1000
                     text = result.content[0].text if result.content and hasattr(result.content[0], "text") else ""
                     entry = _Ran(section.pack, step, bool(result.is_error), result.structured_content, text,
-                                 result.meta, latency, progress)
+                                 result.meta, latency, notes)
                     ran.append(entry)
                     if out is not None:
                         _print_step(out, number, entry)

@@ -41,7 +41,7 @@ class PackSpec:
     # --- declaration: read before anything is registered -------------------------------------------
 
     @hookspec(firstresult=True)
-    def parlance_declare_settings(self) -> type[BaseModel] | None:  # type: ignore[empty-body]
+    def parlance_declare_settings(self) -> type[BaseModel] | None:
         """Return the pydantic model that validates this pack's `[packs.<name>]` table.
 
         The host validates the table (after resolving `${env:NAME}` references) and hands the

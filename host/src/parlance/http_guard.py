@@ -198,7 +198,8 @@ class HttpGuard:
             chunks.append(chunk)
             size += len(chunk)
             if size > self.max_body_bytes:
-                replayed = [{"type": "http.request", "body": b"".join(chunks), "more_body": message.get("more_body")}]
+                replayed: list[Message] = [{"type": "http.request", "body": b"".join(chunks),
+                                            "more_body": message.get("more_body")}]
                 return None, _replay(replayed, receive)
             if not message.get("more_body"):
                 body = b"".join(chunks)

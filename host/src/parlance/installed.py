@@ -8,12 +8,20 @@ from __future__ import annotations
 
 import functools
 from importlib.metadata import EntryPoints, entry_points
+from typing import Protocol
 
 __all__ = ["installed_entry_points", "rescan_installed"]
 
 
+class _Installed(Protocol):
+    """What `entry_points()` returns: `EntryPoints`, or on Python 3.11 the deprecated `SelectableGroups`,
+    whose `select(group=...)` gives the same `EntryPoints`."""
+
+    def select(self, *, group: str) -> EntryPoints: ...
+
+
 @functools.cache
-def _all_entry_points() -> EntryPoints:
+def _all_entry_points() -> _Installed:
     # Each scan reads every distribution's metadata: once, for both groups.
     return entry_points()
 

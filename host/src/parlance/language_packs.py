@@ -201,13 +201,13 @@ def discover_language_packs(config: Config) -> LanguagePackSet:
                 found.append(_read(folder, source="path"))
     if config.language_packs_autoload:
         for ep in installed_entry_points(LANGUAGE_PACKS_GROUP):
-            folder = _package_dir(ep.value)
+            package = _package_dir(ep.value)
             dist = ep.dist.name if ep.dist else ep.name
-            if folder is None or not (folder / "pack.toml").exists():
-                found.append(LanguagePack(name=ep.name, path=folder or Path(ep.value), state="invalid", source=dist,
+            if package is None or not (package / "pack.toml").exists():
+                found.append(LanguagePack(name=ep.name, path=package or Path(ep.value), state="invalid", source=dist,
                                           error=f"entry point {ep.value!r} names no package folder with a pack.toml"))
             else:
-                found.append(_read(folder, source=dist))
+                found.append(_read(package, source=dist))
     first: dict[str, LanguagePack] = {}
     for lp in found:  # the first pack of a name wins: the search path before installed ones
         winner = first.setdefault(lp.name, lp)

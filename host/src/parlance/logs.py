@@ -47,8 +47,10 @@ def _extras(record: logging.LogRecord) -> dict[str, Any]:
 def _traceback(formatter: logging.Formatter, record: logging.LogRecord) -> str | None:
     if record.exc_info and not _ours(record.name):
         return _frames_only(record.exc_info)
-    if record.exc_text or record.exc_info:
-        return record.exc_text or formatter.formatException(record.exc_info)
+    if record.exc_text:
+        return record.exc_text
+    if record.exc_info:
+        return formatter.formatException(record.exc_info)
     return None
 
 
@@ -133,9 +135,12 @@ class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
             self._flush_stream()
 
     def flush(self) -> None:
-        with self.lock:
+        self.acquire()  # as logging.StreamHandler.flush does (`self.lock` is typed Optional)
+        try:
             self._write_calls()
             self._flush_stream()
+        finally:
+            self.release()
 
     def _write_calls(self) -> None:
         """Log the waiting call records through `logging`, so filters and other handlers see them too."""
@@ -204,7 +209,7 @@ def configure_logging(level: str = "INFO", fmt: str = "auto", stream: TextIO | N
     handler.addFilter(_LibraryLinesFilter())
     # Per the logging HOWTO's "Optimization" section: skip the caller's frame, thread and process
     # lookups that every record would otherwise pay for; no log line of ours prints them.
-    logging._srcfile = None  # type: ignore[attr-defined]
+    logging._srcfile = None
     logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     root = logging.getLogger()
     for old in list(root.handlers):

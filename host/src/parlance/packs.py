@@ -217,9 +217,9 @@ def _unknown_names(config: Config, installed: list[str], stagings: list[Staging]
         elif pack not in installed:
             found.append(unknown_pack(pack, "tools.disabled"))
         elif pack in by_pack:  # a pack that did not load: its tool names are unknown, so nothing to say
-            fix = did_you_mean(tool, by_pack[pack], quote=lambda t: repr(f"{pack}:{t}"))
+            near = did_you_mean(tool, by_pack[pack], quote=lambda t: repr(f"{pack}:{t}"))
             found.append(ConfigWarning(file, "tools.disabled", f"pack {pack!r} registers no tool named {tool!r}",
-                                       fix or f"its tools: {', '.join(by_pack[pack]) or 'none'}"))
+                                       near or f"its tools: {', '.join(by_pack[pack]) or 'none'}"))
     return found
 
 

@@ -35,21 +35,23 @@ def output_schema_for(model: type[BaseModel]) -> dict[str, Any]:
     # `additionalProperties: true` is JSON Schema's default. Spelled out (pydantic does, for models
     # that allow extra fields), it makes a client that validates structuredContent (the Python SDK
     # does, per call) collect every object's extra keys for nothing.
-    return _without_default_additional_properties(_clean(model.model_json_schema(mode="serialization")))
+    cleaned = _clean(model.model_json_schema(mode="serialization"))
+    schema: dict[str, Any] = _without_default_additional_properties(cleaned)
+    return schema
 
 
 def flatten(schema: dict[str, Any]) -> dict[str, Any]:
     """`schema` with non-recursive `$ref`s inlined and nullable `anyOf`s written as type lists (a copy)."""
     schema = dict(schema)
     defs = schema.pop("$defs", {})
-    inlined = _inline(schema, defs, seen=())
+    inlined: dict[str, Any] = _inline(schema, defs, seen=())
     if _has_ref(inlined):  # recursive model: keep pydantic's $defs so the refs still resolve
         inlined["$defs"] = defs
     return inlined
 
 
 def _clean(schema: dict[str, Any]) -> dict[str, Any]:
-    cleaned = _without_property_titles(flatten(schema))
+    cleaned: dict[str, Any] = _without_property_titles(flatten(schema))
     cleaned.setdefault("type", "object")
     cleaned.setdefault("properties", {})
     return cleaned

@@ -35,7 +35,15 @@ from typing import Any
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
-from mcp.types import INTERNAL_ERROR, INVALID_REQUEST, JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
+from mcp.types import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+)
 
 from parlance.wire import Unreadable, parse_line, valid_id
 
@@ -223,7 +231,7 @@ def _feed_from_thread(loop: asyncio.AbstractEventLoop, reader: asyncio.StreamRea
     and the thread never keeps the process alive.
     """
     flow = _ThreadFlow()
-    reader.set_transport(flow)  # type: ignore[arg-type] - StreamReader uses only pause/resume_reading
+    reader.set_transport(flow)  # type: ignore[arg-type]  # StreamReader uses only pause/resume_reading
 
     def feed() -> None:
         try:
@@ -371,13 +379,13 @@ def _encode(message: Any) -> bytes:
     """One reply as a line. A reply that cannot be encoded (text no UTF-8 can carry) is replaced by an
     error to the same request: the serializer's failure must not end the server."""
     try:
-        return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+        line: str = message.model_dump_json(by_alias=True, exclude_unset=True)
+        return line.encode() + b"\n"
     except Exception:  # noqa: BLE001 - pydantic's serialization errors, and anything else
         logger.warning("stdio.unencodable_reply")
         request_id = getattr(message, "id", None)
-        return _encode(JSONRPCError(jsonrpc="2.0", id=request_id if valid_id(request_id) else None,
-                                    error={"code": INTERNAL_ERROR,
-                                           "message": "Internal error: the reply could not be encoded as UTF-8 JSON"}))
+        error = ErrorData(code=INTERNAL_ERROR, message="Internal error: the reply could not be encoded as UTF-8 JSON")
+        return _encode(JSONRPCError(jsonrpc="2.0", id=request_id if valid_id(request_id) else None, error=error))
 
 
 async def _notice_client_gone(wire: _Wire, stop: Callable[[], Any]) -> None:

@@ -72,7 +72,7 @@ class _AnsweringReceiveStream:
 
     async def receive(self) -> SessionMessage:
         while True:
-            item = await self._inner.receive()
+            item: SessionMessage | Exception = await self._inner.receive()
             if not isinstance(item, Exception):
                 return item
             await self._answer(item)

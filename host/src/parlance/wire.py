@@ -25,6 +25,7 @@ from typing import Any
 from mcp.types import (
     INVALID_REQUEST,
     PARSE_ERROR,
+    ErrorData,
     JSONRPCError,
     JSONRPCMessage,
     JSONRPCNotification,
@@ -61,7 +62,7 @@ class Unreadable(Exception):
         return f"Unreadable({self.request_id!r}, {self.code}, {self.message!r})"
 
     def reply(self) -> JSONRPCError:
-        return JSONRPCError(jsonrpc="2.0", id=self.request_id, error={"code": self.code, "message": self.message})
+        return JSONRPCError(jsonrpc="2.0", id=self.request_id, error=ErrorData(code=self.code, message=self.message))
 
 
 def parse_line(data: bytes) -> JSONRPCMessage | Unreadable:
