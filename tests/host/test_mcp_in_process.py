@@ -238,7 +238,7 @@ async def test_a_failed_lifespan_makes_only_its_pack_unavailable(mode: str) -> N
 async def test_a_second_run_enters_lifespans_again() -> None:
     from mcp import Client
 
-    from parlance.app import Host
+    from parlance.host import Host
     from parlance.config import config_from_dict
     from parlance.server import build_server
 

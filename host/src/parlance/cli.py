@@ -18,7 +18,7 @@ from typing import Any
 
 from parlance import __version__
 from parlance.config import Config, load_config
-from parlance.errors import ConfigError, PackError
+from parlance.errors import ConfigError, PackError, UnknownName
 from parlance.types import ClientInfo, Command, Sampled, SamplingMessage
 
 __all__ = ["main"]
@@ -232,7 +232,7 @@ def _print_warnings(packs: Any) -> None:
 
 
 def _load_host(config: Config) -> Any:
-    from parlance.app import Host
+    from parlance.host import Host
 
     return Host.load(config)
 
@@ -346,8 +346,6 @@ class _CliBackend:
 
 def _call(args: argparse.Namespace, config: Config) -> int:
     import anyio
-
-    from parlance.app import UnknownName
 
     try:
         arguments = json.loads(args.args)

@@ -4,12 +4,16 @@
     ├── ConfigError               parlance.toml is unreadable or a value is wrong (names file, key, fix)
     ├── PackError                 a pack could not be loaded or contradicts another pack
     │   └── ToolNameCollision     two packs registered the same tool name
-    └── ToolError                 a domain error a tool reports to the model: becomes an isError result
-        ├── SamplingUnavailable   the client offers no sampling (MCP `sampling` capability missing)
-        └── SamplingFailed        the client was asked to sample and answered with an error
+    ├── ToolError                 a domain error a tool reports to the model: becomes an isError result
+    │   ├── SamplingUnavailable   the client offers no sampling (MCP `sampling` capability missing)
+    │   └── SamplingFailed        the client was asked to sample and answered with an error
+    ├── UnknownName               no tool, prompt or resource by that name (also a LookupError)
+    └── Refused                   the host turns a prompt or resource request down, saying why
 
 A `ToolError` is the only exception a pack is expected to raise from a tool. Anything else a tool
 raises is a bug: the client gets `INTERNAL` with no exception text, and the traceback goes to the log.
+`UnknownName` and `Refused` are the host's own (`parlance.host.Host` raises them; the server turns
+them into JSON-RPC errors): packs never see them, and `parlance` does not export them.
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ __all__ = [
     "ConfigError",
     "PackError",
     "ParlanceError",
+    "Refused",
     "SamplingFailed",
     "SamplingUnavailable",
     "ToolError",
     "ToolNameCollision",
+    "UnknownName",
 ]
 
 
@@ -88,3 +94,14 @@ class SamplingFailed(ToolError):
 
     def __init__(self, message: str, data: dict[str, Any] | None = None):
         super().__init__("SAMPLING_FAILED", message, data)
+
+
+class UnknownName(ParlanceError, LookupError):
+    """No tool, prompt or resource by that name: a protocol error, not a tool result."""
+
+
+class Refused(ParlanceError):
+    """A prompt or resource request the host turns down; the message is written for the client.
+
+    Any other exception from a prompt or resource handler is a bug: the client gets a generic error.
+    """

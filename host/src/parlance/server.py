@@ -56,8 +56,8 @@ from mcp.types import SamplingMessage as McpSamplingMessage
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from parlance import __version__
-from parlance.app import Host, Refused, UnknownName
-from parlance.errors import SamplingFailed, SamplingUnavailable, ToolError
+from parlance.errors import Refused, SamplingFailed, SamplingUnavailable, ToolError, UnknownName
+from parlance.host import Host
 from parlance.types import ClientInfo, Sampled, SamplingMessage
 
 __all__ = ["build_server"]

@@ -42,7 +42,7 @@ async def connect(
     """
     from mcp import Client
 
-    from parlance.app import Host
+    from parlance.host import Host
     from parlance.config import config_from_dict
     from parlance.packs import discover
     from parlance.server import build_server

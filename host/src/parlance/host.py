@@ -23,26 +23,15 @@ from pydantic_core import to_json
 
 from parlance.config import Config
 from parlance.context import ContextBackend, ToolContext
-from parlance.errors import PackError, ToolError
+from parlance.errors import PackError, Refused, ToolError, UnknownName
 from parlance.logs import log_call
 from parlance.packs import PackRecord, PackSet, load_packs
 from parlance.registry import PromptDefinition, ToolDefinition
 from parlance.types import ArgumentProblem, PromptMessage, ToolResult
 
-__all__ = ["Host", "Outcome", "Refused", "UnknownName"]
+__all__ = ["Host", "Outcome"]
 
 logger = logging.getLogger(__name__)
-
-
-class UnknownName(LookupError):
-    """No tool, prompt or resource by that name: a protocol error, not a tool result."""
-
-
-class Refused(Exception):
-    """A prompt or resource request the host turns down; the message is written for the client.
-
-    Any other exception from a prompt or resource handler is a bug: the client gets a generic error.
-    """
 
 
 @dataclass(frozen=True)
