@@ -17,7 +17,7 @@ def _run_demo(*args: str, tmp: Path) -> subprocess.CompletedProcess[str]:
                           env=env, cwd=tmp, timeout=300)
 
 
-def test_demo_json_transcript_covers_every_pack_and_cleans_up(tmp_path: Path) -> None:
+def test_parlance_register_demo_sections_of_every_pack_run_and_clean_up(tmp_path: Path) -> None:
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     proc = _run_demo("--json", tmp=scratch)

@@ -96,7 +96,7 @@ def test_client_config(env: dict[str, str], tmp_path: Path, client: str, top: st
     assert (entry.get("type") == "stdio") == (client == "vscode")
 
 
-def test_pack_commands_appear_and_run(env: dict[str, str], tmp_path: Path) -> None:
+def test_parlance_register_commands_adds_commands_that_run(env: dict[str, str], tmp_path: Path) -> None:
     helped = run(env, tmp_path, "--help")
     assert "wave" in helped.stdout and "from pack waver" in helped.stdout
     waved = run(env, tmp_path, "wave", "--times", "2")

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.anyio
 
 
 
-async def test_tools_are_listed_with_schemas_and_hints(mode: str) -> None:
+async def test_parlance_register_tools_lists_tools_with_schemas_and_hints(mode: str) -> None:
     async with connect({"core": CorePack()}, mode=mode) as client:
         assert client.protocol_version == ERAS[mode]
         tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -161,7 +161,7 @@ async def test_sampling_without_capability_is_a_clear_error(mode: str) -> None:
     assert result.structured_content["code"] == "SAMPLING_UNAVAILABLE"
 
 
-async def test_prompts_and_resources(mode: str) -> None:
+async def test_parlance_register_prompts_lists_and_renders_prompts(mode: str) -> None:
     async with connect({"core": CorePack()}, mode=mode) as client:
         prompts = (await client.list_prompts()).prompts
         assert [(p.name, [(a.name, a.required) for a in p.arguments]) for p in prompts] == [
@@ -169,6 +169,10 @@ async def test_prompts_and_resources(mode: str) -> None:
         ]
         rendered = await client.get_prompt("review", {"text": "draft"})
         assert rendered.messages[0].content.text == "Review: draft"
+
+
+async def test_parlance_register_resources_serves_resources_and_templates(mode: str) -> None:
+    async with connect({"core": CorePack()}, mode=mode) as client:
         await client.call_tool("count", {})
         session = await client.read_resource("core://session")
         assert session.contents[0].text == '{"count": 1}'
@@ -181,7 +185,7 @@ async def test_prompts_and_resources(mode: str) -> None:
         assert caught.value.error.code == -32602
 
 
-async def test_lifespan_state_reaches_tools_and_exits() -> None:
+async def test_parlance_lifespan_state_reaches_tools_and_exits() -> None:
     pack = CorePack()
     async with connect({"core": pack}) as client:
         result = await client.call_tool("lifespan_state", {})
@@ -190,7 +194,8 @@ async def test_lifespan_state_reaches_tools_and_exits() -> None:
     assert pack.exited is True
 
 
-async def test_settings_come_from_the_pack_table(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_parlance_declare_settings_model_validates_the_pack_table(mode: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GREETING_FROM_ENV", "hallo")
     config = {"packs": {"greeter": {"greeting": "${env:GREETING_FROM_ENV}"}}}
     async with connect({"greeter": SettingsPack()}, config=config, mode=mode) as client:
