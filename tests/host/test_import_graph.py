@@ -1,20 +1,33 @@
-"""The import graph of the host and the first-party packs: layered, with no cycle.
+"""The import graph of the host, the first-party packs, the language packs and the examples: layered,
+with no cycle.
 
 Built from the source with `ast`, never by importing: every `import` counts, at module level or
 inside a function (a function-level import hides a cycle from the interpreter, not from a reader);
 only imports under `if TYPE_CHECKING:` are left out, since they never run.
+
+The drawing, by package (the host at the bottom, every pack above it):
+
+    uv run python -m tests.host.test_import_graph          # text
+    uv run python -m tests.host.test_import_graph --dot    # Graphviz: ... --dot | dot -Tsvg > imports.svg
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = ROOT / "host" / "src"
 PACKS = sorted(p for p in (ROOT / "plugins").glob("*/src") if p.is_dir())
+LANGUAGE_PACKS = ROOT / "language_packs" / "src"
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/src") if p.is_dir())
+SOURCES = (HOST, *PACKS, LANGUAGE_PACKS, *EXAMPLES)
+HOST_PACKAGE = "parlance"
 
 
 def module_files(src: Path) -> dict[str, Path]:
@@ -73,7 +86,7 @@ def imported_modules(module: str, path: Path, known: set[str]) -> set[str]:
 
 def import_graph() -> dict[str, set[str]]:
     files: dict[str, Path] = {}
-    for src in (HOST, *PACKS, *EXAMPLES):
+    for src in SOURCES:
         files |= module_files(src)
     known = set(files)
     return {module: imported_modules(module, path, known) for module, path in files.items()}
@@ -107,10 +120,119 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+# --- by package: the drawing ---------------------------------------------------------------------------
+
+
+def kind_of(src: Path) -> str:
+    """What the distribution built from `src` is to Parlance: the host, a pack or language packs (by the
+    entry-point group its pyproject.toml declares), and whether it is one of the examples."""
+    if src == HOST:
+        return "host"
+    project = tomllib.loads((src.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    groups = project.get("entry-points", {})
+    kind = ("pack" if "parlance.packs" in groups else
+            "language packs" if "parlance.language_packs" in groups else "library")
+    return f"{kind}, example" if src.is_relative_to(ROOT / "examples") else kind
+
+
+def packages() -> dict[str, str]:
+    """Every top-level package of the tree, and its kind (`kind_of`)."""
+    return {module.partition(".")[0]: kind_of(src) for src in SOURCES for module in module_files(src)}
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """`graph` with each module folded into its top-level package (`parlance_i18n.pack` -> `parlance_i18n`)."""
+    folded: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        package = module.partition(".")[0]
+        folded.setdefault(package, set()).update(target.partition(".")[0] for target in targets)
+        folded[package].discard(package)
+    return folded
+
+
+def levels(graph: dict[str, set[str]]) -> dict[str, int]:
+    """How high each node sits: 0 when it imports nothing of the tree, else one above the highest node
+    it imports (an import that closes a cycle is not counted; `find_cycle` reports it)."""
+    level: dict[str, int] = {}
+    visiting: set[str] = set()
+
+    def of(node: str) -> int:
+        if node in visiting:
+            return -1
+        if node not in level:
+            visiting.add(node)
+            level[node] = 1 + max((of(target) for target in graph.get(node, ())), default=-1)
+            visiting.discard(node)
+        return level[node]
+
+    for node in graph:
+        of(node)
+    return level
+
+
+def packs_not_above_the_host(graph: dict[str, set[str]], kinds: dict[str, str]) -> list[str]:
+    """The packs (tool packs) that do not stand on the host: they import no host module, or the host
+    imports something of theirs."""
+    packs = [name for name, kind in kinds.items() if kind.startswith("pack")]
+    return sorted(name for name in packs if HOST_PACKAGE not in graph[name] or name in graph[HOST_PACKAGE])
+
+
+def draw_text(graph: dict[str, set[str]]) -> str:
+    by_package, kinds = package_graph(graph), packages()
+    level = levels(by_package)
+    width = max(map(len, by_package))
+    lines = ["Parlance's imports by package (read from the source with ast; an arrow is 'imports').", ""]
+    for height in sorted(set(level.values()), reverse=True):
+        names = sorted((name for name in by_package if level[name] == height), key=lambda n: (kinds[n], n))
+        lines.append(f"level {height}:  " + "   ".join(f"{name} ({kinds[name]})" for name in names))
+    lines.append("")
+    for name in sorted(by_package, key=lambda n: (-level[n], kinds[n], n)):
+        lines.append(f"  {name:<{width}}  ->  {', '.join(sorted(by_package[name])) or '(nothing of the tree)'}")
+    lines.append("")
+    misplaced = packs_not_above_the_host(by_package, kinds)
+    lines.append(f"The host is below every pack: {'no: ' + ', '.join(misplaced) if misplaced else 'yes'} "
+                 f"(each pack imports {HOST_PACKAGE}, and {HOST_PACKAGE} imports no pack).")
+    for what, cycle in (("packages", find_cycle(by_package)), (f"the {len(graph)} modules", find_cycle(graph))):
+        lines.append(f"Import cycles among {what}: " + (" -> ".join(cycle) if cycle else "none."))
+    return "\n".join(lines)
+
+
+def draw_dot(graph: dict[str, set[str]]) -> str:
+    by_package, kinds = package_graph(graph), packages()
+    level = levels(by_package)
+    lines = ["digraph parlance_imports {", "  rankdir=TB;", '  node [shape=box, fontname="Helvetica"];']
+    for name in sorted(by_package):
+        style = ", style=bold" if name == HOST_PACKAGE else ", style=dashed" if "example" in kinds[name] else ""
+        lines.append(f'  "{name}" [label="{name}\\n{kinds[name]}"{style}];')
+    for height in sorted(set(level.values()), reverse=True):
+        same = " ".join(f'"{name}";' for name in sorted(by_package) if level[name] == height)
+        lines.append(f"  {{ rank=same; {same} }}")
+    for name in sorted(by_package):
+        lines += [f'  "{name}" -> "{target}";' for target in sorted(by_package[name])]
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.host.test_import_graph",
+                                     description="Draw the import graph by package; exit 1 on a cycle or a pack "
+                                                 "that does not stand on the host.")
+    parser.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")
+    args = parser.parse_args(argv)
+    graph = import_graph()
+    print(draw_dot(graph) if args.dot else draw_text(graph))
+    by_package = package_graph(graph)
+    return 1 if find_cycle(graph) or find_cycle(by_package) or packs_not_above_the_host(by_package, packages()) else 0
+
+
+# --- tests -----------------------------------------------------------------------------------------------
+
+
 def test_the_graph_sees_the_whole_tree() -> None:
     graph = import_graph()
     assert {"parlance", "parlance.packs", "parlance_i18n.pack", "parlance_translation.pack",
-            "parlance_strings_admin.pack", "parlance_hello.pack"} <= graph.keys()
+            "parlance_strings_admin.pack", "parlance_hello.pack", "parlance_language_packs",
+            "parlance_language_pack_es"} <= graph.keys()
     assert "parlance.hookspecs" in graph["parlance"]
 
 
@@ -133,3 +255,35 @@ def test_cycle_finder_and_type_checking_exclusion(tmp_path: Path) -> None:
     path.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import x\nelse:\n    import y\n"
                     "def f():\n    from . import z\n", encoding="utf-8")
     assert imported_modules("p.m", path, {"x", "y", "p.z"}) == {"y", "p.z"}
+
+
+def test_the_host_is_below_every_pack() -> None:
+    kinds = packages()
+    assert (kinds["parlance"], kinds["parlance_i18n"], kinds["parlance_hello"], kinds["parlance_language_packs"]) == (
+        "host", "pack", "pack, example", "language packs")
+    by_package = package_graph(import_graph())
+    assert packs_not_above_the_host(by_package, kinds) == []
+    assert find_cycle(by_package) is None
+    level = levels(by_package)
+    assert all(level[name] > level["parlance"] for name, kind in kinds.items() if kind.startswith("pack"))
+
+
+def test_the_layer_checks() -> None:
+    kinds = {"parlance": "host", "p": "pack", "q": "pack", "r": "pack"}
+    graph = {"parlance": {"p"}, "p": {"parlance"}, "q": {"parlance"}, "r": set()}
+    assert packs_not_above_the_host(graph, kinds) == ["p", "r"]  # imported by the host; not on the host
+    assert levels({"a": {"b"}, "b": {"a", "c"}, "c": set()}) == {"a": 2, "b": 1, "c": 0}  # a cycle ends the climb
+    assert package_graph({"a.x": {"a.y", "b.z"}, "a.y": set(), "b.z": set()}) == {"a": {"b"}, "b": set()}
+
+
+def test_the_drawing_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    status = 0 if find_cycle(import_graph()) is None else 1  # a cycle fails the test above, and this exit status
+    assert main([]) == status
+    assert main(["--dot"]) == status
+    text, dot = capsys.readouterr().out.split("digraph", 1)
+    assert "The host is below every pack: yes" in text and "Import cycles among packages: none." in text
+    assert '"parlance_i18n" -> "parlance";' in dot and "rank=same" in dot
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
