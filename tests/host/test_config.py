@@ -221,6 +221,21 @@ def test_path_settings_resolve_against_the_file_folder(clean_env: Path) -> None:
                                         "packs.p.nested[0].file", "packs.p.directory"}  # never `created`
 
 
+class _DefaultPathSettings(BaseModel):
+    lock: Path = Field(default=Path("app.lock"), json_schema_extra={"x-parlance-created": True})
+    absolute: Path = Path("/var/app.lock")
+    nothing: Path | None = None
+
+
+def test_a_relative_default_path_resolves_against_the_file_folder_too(clean_env: Path) -> None:
+    from parlance.config import resolve_path_settings
+
+    base = clean_env / "conf"
+    assert resolve_path_settings(_DefaultPathSettings, {}, base, key="packs.p") == {"lock": str(base / "app.lock")}
+    assert resolve_path_settings(_DefaultPathSettings, {"lock": "x.lock"}, base, key="packs.p") == {
+        "lock": str(base / "x.lock")}
+
+
 def test_show_withholds_values_it_cannot_match_to_an_environment_reference() -> None:
     """A field written by its name where the dump uses its alias: the resolved secret must not show."""
     from parlance.config import Config

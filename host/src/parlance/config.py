@@ -11,7 +11,8 @@ environment are remembered so `parlance config show` can mask them.
 
 One rule for relative paths: a path written in parlance.toml resolves against the folder of that
 file — `[language_packs] paths` here, and every setting a pack's model types as a `Path` when the
-pack's table is validated (`resolve_path_settings`), so packs need not know where the file was. A
+pack's table is validated (`resolve_path_settings`), so packs need not know where the file was;
+a relative default of such a setting too (a lock file beside parlance.toml). A
 path given on the command line or in an environment variable (`--config`, `$PARLANCE_CONFIG`, a
 setting written as `${env:NAME}...`) resolves against the working folder.
 
@@ -464,9 +465,15 @@ def _visit_model(model: type[BaseModel], table: dict[str, Any], visit: PathVisit
     for name, info in model.model_fields.items():
         created = isinstance(info.json_schema_extra, dict) and bool(info.json_schema_extra.get(CREATED_MARKER))
         created = created or _is_new_path(info.metadata)
-        for written in _keys_of(name, info):
+        written_keys = _keys_of(name, info)
+        for written in written_keys:
             if written in out:
                 out[written] = _visit(info.annotation, out[written], visit, f"{key}.{written}", created)
+        default = info.default
+        if isinstance(default, PurePath) and not default.is_absolute() and not any(k in out for k in written_keys):
+            # A relative default names a place beside the config file too (e.g. a lock file), not in
+            # whatever folder the client happened to start the server from.
+            out[name] = _visit(info.annotation, str(default), visit, f"{key}.{name}", created)
     return out
 
 
