@@ -106,6 +106,9 @@ ALLOWED_FILES = [
     re.compile(r"prompts/translation/[a-z_]+\.md"),
     re.compile(r"lexicons/translation/[a-z_]+\.toml"),
     re.compile(r"messages/[A-Za-z0-9_\-]+\.(?:json|po)"),
+    re.compile(r"glossary/[A-Za-z0-9_\-]+\.(?:toml|csv)"),
+    re.compile(r"notes/[A-Za-z0-9_\-]+\.toml"),
+    re.compile(r"prompts/i18n/[a-z_]+\.md"),
 ]
 
 

@@ -87,9 +87,9 @@ class LanguagePack:
         return sorted(p for p in base.glob(pattern) if p.is_file() and root in p.resolve().parents)
 
     def overrides(self) -> list[str]:
-        """The assets this pack provides, as paths relative to it (prompts, messages, lexicons)."""
+        """The assets this pack provides, as paths relative to it (prompts, messages, lexicons, glossary, notes)."""
         found: list[str] = []
-        for folder in ("prompts", "messages", "lexicons"):
+        for folder in ("prompts", "messages", "lexicons", "glossary", "notes"):
             root = self.path / folder
             if root.is_dir():
                 found += sorted(str(p.relative_to(self.path)) for p in root.rglob("*") if p.is_file())

@@ -8,21 +8,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlance import ArgumentProblem, ToolContext, ToolError
+from parlance import ArgumentProblem, ToolContext, ToolError, ToolResult
 
 from parlance_i18n.models import (
     AddMessagesInput,
     AddMessagesOutput,
     CheckInput,
     CheckOutput,
+    DeleteKeysInput,
     ListLocalesOutput,
+    MissingInput,
+    MissingOutput,
     NoInput,
+    RenameKeyInput,
+    SetMessagesInput,
+    StatusInput,
+    StatusOutput,
     TranslateInput,
+    TranslateMissingInput,
+    TranslateMissingOutput,
     TranslateOutput,
+    WriteOutput,
 )
 
 
 _engine: Any = None
+_loop_engine: Any = None
 
 
 def _tools() -> Any:
@@ -55,6 +66,52 @@ async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
     """Check bundles against the default locale: coverage, missing and extra keys, argument
     mismatches, and plural arguments missing CLDR categories the locale needs."""
     return await _tools().check(args, ctx)
+
+
+def _loop() -> Any:
+    global _loop_engine
+    if _loop_engine is None:
+        from parlance_i18n import loop_tools
+
+        _loop_engine = loop_tools
+    return _loop_engine
+
+
+async def status(args: StatusInput, ctx: ToolContext) -> StatusOutput:
+    """Per catalog and locale of the project's files: total, translated, missing, untranslated (still the
+    source text), fuzzy/needs-review, invalid, stale (the source changed since) and coverage. Summary by
+    default; details: true lists the keys."""
+    return await _loop().status(args, ctx)  # type: ignore[no-any-return]
+
+
+async def missing(args: MissingInput, ctx: ToolContext) -> ToolResult[MissingOutput]:
+    """A page of what to translate into a locale: each key's source text, placeholders to keep, the plural
+    categories the locale needs, comments, glossary terms and similar translations; plus, as the text, a
+    ready prompt whose JSON answer i18n_set_messages takes. Page on with next_cursor."""
+    return await _loop().missing(args, ctx)  # type: ignore[no-any-return]
+
+
+async def set_messages(args: SetMessagesInput, ctx: ToolContext) -> WriteOutput:
+    """Write translations into the project's catalog files. Each message is validated first (the format's
+    syntax, the source's placeholders, every plural category, glossary terms, length): refused ones never
+    reach a file, valid ones are written, one atomic replace per file. Answers per key and a unified diff."""
+    return await _loop().set_messages(args, ctx)  # type: ignore[no-any-return]
+
+
+async def rename_key(args: RenameKeyInput, ctx: ToolContext) -> WriteOutput:
+    """Rename a key in every locale of a catalog (refused where the new key exists); dry_run shows the diff."""
+    return await _loop().rename_key(args, ctx)  # type: ignore[no-any-return]
+
+
+async def delete_keys(args: DeleteKeysInput, ctx: ToolContext) -> WriteOutput:
+    """Delete keys in every locale of a catalog; dry_run shows the diff."""
+    return await _loop().delete_keys(args, ctx)  # type: ignore[no-any-return]
+
+
+async def translate_missing(args: TranslateMissingInput, ctx: ToolContext) -> ToolResult[TranslateMissingOutput]:
+    """Translate what is missing in a locale with your model (MCP sampling) and write what validates. Without
+    sampling, answers the work items and the prompt instead: translate them and call i18n_set_messages."""
+    return await _loop().translate_missing(args, ctx)  # type: ignore[no-any-return]
 
 
 async def read_locales(ctx: ToolContext) -> dict[str, Any]:

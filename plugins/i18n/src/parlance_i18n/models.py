@@ -12,8 +12,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 __all__ = [
-    "AddMessagesInput", "AddMessagesOutput", "ArgumentMismatch", "CheckInput", "CheckOutput", "InvalidMessage",
-    "ListLocalesOutput",
+    "AddMessagesInput", "AddMessagesOutput", "ArgumentMismatch", "Candidate", "CheckInput", "CheckOutput",
+    "DeleteKeysInput", "Example", "GlossaryTerm", "InvalidMessage", "KeyResult", "ListLocalesOutput",
+    "LocaleStatusReport", "MissingInput", "MissingOutput", "RenameKeyInput", "SetMessagesInput", "StatusInput",
+    "StatusOutput", "TranslateMissingInput", "TranslateMissingOutput", "WorkItemView", "WriteOutput",
     "LocaleReport", "LocaleSummary", "NoInput", "PluralGap", "TranslateInput", "TranslateOutput",
 ]
 
@@ -136,3 +138,147 @@ class CheckOutput(BaseModel):
     catalog_problems: list[InvalidMessage] = Field(
         default_factory=list, description="Configured catalogs that match no file, or files whose format is unknown."
     )
+
+
+# --- the localization loop: status, work items, writes ------------------------------------------------
+
+Candidate = str | dict[str, str]
+
+
+@dataclass(frozen=True)
+class LocaleStatusReport:
+    catalog: str
+    locale: str
+    total: int
+    """Messages in the source locale's files of this catalog."""
+    translated: int
+    missing: int
+    untranslated: int
+    """Present, but the same as the source text where that is suspicious (a sentence left in English)."""
+    fuzzy: int
+    """Marked for review by the file itself (PO fuzzy, XLIFF states, xcstrings needs_review)."""
+    invalid: int
+    stale: int
+    """Translated from a source text that has changed since (parlance-i18n.lock)."""
+    coverage: float
+    missing_keys: list[str] = field(default_factory=list)
+    untranslated_keys: list[str] = field(default_factory=list)
+    fuzzy_keys: list[str] = field(default_factory=list)
+    stale_keys: list[str] = field(default_factory=list)
+    invalid_messages: list[InvalidMessage] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class GlossaryTerm:
+    source: str
+    target: str | None
+    """The required translation; None: keep the source term as it is (do not translate)."""
+
+
+@dataclass(frozen=True)
+class Example:
+    source: str
+    translation: str
+
+
+@dataclass(frozen=True)
+class WorkItemView:
+    key: str
+    source: Candidate
+    placeholders: list[str]
+    plural_categories: list[str]
+    """The CLDR categories the target locale needs for this message (empty when it is not a plural)."""
+    catalog: str
+    file: str | None
+    reason: Literal["missing", "untranslated", "stale"] = "missing"
+    """Why it is work: missing, still the source text, or translated from a source text that changed since."""
+    comment: str | None = None
+    context: str | None = None
+    max_length: int | None = None
+    glossary: list[GlossaryTerm] = field(default_factory=list)
+    examples: list[Example] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class KeyResult:
+    key: str
+    status: Literal["written", "unchanged", "refused"]
+    reasons: list[str] = field(default_factory=list)
+    file: str | None = None
+
+
+class StatusInput(BaseModel):
+    locale: str | None = Field(None, description="Only this locale (default: every locale of the project).")
+    catalog: str | None = Field(None, description="Only this catalog, by its name in parlance.toml.")
+    details: bool = Field(False, description="Also list the keys behind each count (up to `limit` each).")
+    limit: int = Field(50, ge=1, le=1000, description="Most keys listed per kind, with details.")
+
+
+class StatusOutput(BaseModel):
+    source_locale: str
+    catalogs: list[LocaleStatusReport]
+
+
+class MissingInput(BaseModel):
+    locale: str = Field(description="The locale to translate into: 'de', 'pt-BR'.")
+    catalog: str | None = Field(None, description="Only this catalog, by its name in parlance.toml.")
+    limit: int = Field(50, ge=1, le=500, description="Work items per page.")
+    cursor: str | None = Field(None, max_length=512, description="`next_cursor` of the previous page.")
+
+
+class MissingOutput(BaseModel):
+    locale: str
+    items: list[WorkItemView]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page.")
+
+
+class SetMessagesInput(BaseModel):
+    locale: str = Field(description="The locale the messages are in: 'de', 'pt-BR'.")
+    messages: dict[str, Candidate] = Field(
+        description="Key -> message in the catalog's own syntax, or, for a plural, {category: message} "
+                    "with every CLDR category the locale needs ('one', 'few', 'many', 'other', ...)."
+    )
+    catalog: str | None = Field(None, description="The catalog to write, by its name (default: where the key is).")
+    dry_run: bool = Field(False, description="Validate and show the diff; write nothing.")
+    allow_new_keys: bool = Field(False, description="Accept keys the source locale does not have.")
+
+
+class WriteOutput(BaseModel):
+    dry_run: bool
+    written: int
+    unchanged: int
+    refused: int
+    results: list[KeyResult]
+    diff: str = Field(description="Unified diff of every file touched (what would change, on a dry run).")
+
+
+class RenameKeyInput(BaseModel):
+    old: str = Field(min_length=1, description="The key as it is now.")
+    new: str = Field(min_length=1, description="The key it becomes, in every locale of the catalog.")
+    catalog: str | None = Field(None, description="Only this catalog, by its name in parlance.toml.")
+    dry_run: bool = Field(False, description="Check and show the diff; write nothing.")
+
+
+class DeleteKeysInput(BaseModel):
+    keys: list[str] = Field(min_length=1, max_length=1000, description="Keys to delete in every locale.")
+    catalog: str | None = Field(None, description="Only this catalog, by its name in parlance.toml.")
+    dry_run: bool = Field(False, description="Check and show the diff; write nothing.")
+
+
+class TranslateMissingInput(BaseModel):
+    locale: str = Field(description="The locale to translate into.")
+    catalog: str | None = Field(None, description="Only this catalog, by its name in parlance.toml.")
+    limit: int = Field(50, ge=1, le=200, description="Most messages translated in this call.")
+
+
+class TranslateMissingOutput(BaseModel):
+    locale: str
+    mode: Literal["sampled", "work_items"] = Field(
+        description="sampled: this server asked your model and wrote what validated; work_items: your client "
+                    "offers no sampling, so here are the items and the prompt: translate them and call "
+                    "i18n_set_messages."
+    )
+    results: list[KeyResult] = Field(default_factory=list)
+    items: list[WorkItemView] = Field(default_factory=list)
+    next_cursor: str | None = None
+    diff: str = ""

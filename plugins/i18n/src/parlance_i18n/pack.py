@@ -28,7 +28,7 @@ def parlance_declare_settings() -> type[I18nSettings]:
 
 
 @hookimpl
-def parlance_register_tools(register: RegisterTool) -> None:
+def parlance_register_tools(register: RegisterTool, settings: I18nSettings | None) -> None:
     register(handlers.translate, name="i18n_translate", title="Translate a message key",
              read_only=True, idempotent=True, destructive=False, open_world=False,
              on_invalid_arguments=handlers.on_invalid_translate)
@@ -39,6 +39,23 @@ def parlance_register_tools(register: RegisterTool) -> None:
              read_only=True, idempotent=True, destructive=False, open_world=False)
     register(handlers.check, name="i18n_check", title="Check bundles against the default locale",
              read_only=True, idempotent=True, destructive=False, open_world=False)
+    if settings is None or not settings.catalogs:  # the loop works on a project's files: none, no loop tools
+        return
+    register(handlers.status, name="i18n_status", title="Translation status of the project's catalogs",
+             read_only=True, idempotent=True, destructive=False, open_world=False)
+    register(handlers.missing, name="i18n_missing", title="What to translate next, with a ready prompt",
+             read_only=True, idempotent=True, destructive=False, open_world=False)
+    if settings is None or not settings.write:  # writing is opt-in: without it the tools are not even listed
+        return
+    register(handlers.set_messages, name="i18n_set_messages", title="Write validated translations into catalog files",
+             read_only=False, idempotent=True, destructive=True, open_world=False)
+    register(handlers.rename_key, name="i18n_rename_key", title="Rename a key in every locale",
+             read_only=False, idempotent=False, destructive=True, open_world=False)
+    register(handlers.delete_keys, name="i18n_delete_keys", title="Delete keys in every locale",
+             read_only=False, idempotent=True, destructive=True, open_world=False)
+    register(handlers.translate_missing, name="i18n_translate_missing",
+             title="Translate what is missing with your model, and write what validates",
+             read_only=False, idempotent=False, destructive=True, open_world=False)
 
 
 @hookimpl

@@ -5,6 +5,8 @@
     fallbacks = {"pt-BR" = ["pt-PT"], default = ["en"]}    # extra lookup steps; `default` ends every chain
     source_locale = "en"                                   # what translations are made from (default: default_locale)
     bundle_dirs = ["locales"]                              # <locale>.json / <locale>.po loaded at startup
+    write = false                                          # true: offer the tools that write catalog files
+    glossaries = ["glossary/de.toml"]                      # win over language packs' glossary/<lang>.toml
 
     [[packs.i18n.catalogs]]                                # a project's own catalog files, any format
     path = "locales/{locale}/translation.json"             # relative to parlance.toml; {locale}, {domain}
@@ -107,6 +109,18 @@ class I18nSettings(BaseModel):
     )
     catalogs: list[CatalogSource] = Field(
         default_factory=list, description="A project's catalog files: [[packs.i18n.catalogs]] path, format, name."
+    )
+    write: bool = Field(
+        False, description="Offer the tools that write the project's catalog files (i18n_set_messages, "
+                           "i18n_rename_key, i18n_delete_keys, i18n_translate_missing); off, they are not listed."
+    )
+    glossaries: list[Path] = Field(
+        default_factory=list, description="Glossary files (<lang>.toml or .csv) that win over language packs' glossaries."
+    )
+    lock_file: Path = Field(
+        Path("parlance-i18n.lock"), description="Where the source text each translation was made from is "
+                                                 "recorded, to find stale ones (relative to parlance.toml).",
+        json_schema_extra={"x-parlance-created": True},
     )
     bundle_dirs: list[Path] = Field(
         default_factory=list, description="Directories of <locale>.json / <locale>.po files."

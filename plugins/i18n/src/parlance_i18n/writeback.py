@@ -32,7 +32,7 @@ from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFormat, Document
 from parlance_i18n.locales import LocaleTag
 
-__all__ = ["ConcurrentChange", "WriteResult", "edit_file", "unified_diff"]
+__all__ = ["ATTEMPTS", "ConcurrentChange", "WriteResult", "edit_file", "unified_diff", "update_file"]
 
 ATTEMPTS = 5
 _path_locks: dict[str, threading.Lock] = {}
@@ -65,27 +65,38 @@ def edit_file(path: Path, fmt: CatalogFormat, tag: LocaleTag, change: Callable[[
     `change` may raise (KeyError, ValueError, ...): nothing is written and the exception propagates
     (as ConcurrentChange when it raises only on a second attempt, because of the other change).
     """
+    def edited(before: bytes | None, attempt: int) -> bytes:
+        if before is None:
+            raise FileNotFoundError(str(path))
+        document = fmt.edit(before, tag)
+        if attempt == 1:
+            change(document)
+            return document.to_bytes()
+        try:
+            change(document)
+        except (KeyError, ValueError) as exc:  # what we were asked to change was changed meanwhile
+            raise ConcurrentChange(
+                f"{Path(path).name} was changed by someone else while it was being written, and the edit no "
+                f"longer applies to it ({exc.__class__.__name__}): nothing was written; read it again",
+                {"file": str(path)},
+            ) from None
+        return document.to_bytes()
+
+    return update_file(path, edited, attempts=attempts)
+
+
+def update_file(path: Path, change: Callable[[bytes | None, int], bytes], *, attempts: int = ATTEMPTS) -> WriteResult:
+    """Replace the file with `change(current bytes or None when it does not exist, attempt number)`,
+    atomically and under the locks, calling `change` again on what another writer saved meanwhile."""
     target = Path(os.path.realpath(path))
     with _locked(target):
         for attempt in range(1, attempts + 1):
-            before = target.read_bytes()
-            document = fmt.edit(before, tag)
-            if attempt == 1:
-                change(document)
-            else:
-                try:
-                    change(document)
-                except (KeyError, ValueError) as exc:  # what we were asked to change was changed meanwhile
-                    raise ConcurrentChange(
-                        f"{target.name} was changed by someone else while it was being written, and the edit no "
-                        f"longer applies to it ({exc.__class__.__name__}): nothing was written; read it again",
-                        {"file": str(target)},
-                    ) from None
-            after = document.to_bytes()
+            before = target.read_bytes() if target.exists() else None
+            after = change(before, attempt)
             if after == before:
-                return WriteResult(target, False, before, after, attempt)
+                return WriteResult(target, False, before or b"", after, attempt)
             if _replace_if_unchanged(target, before, after):
-                return WriteResult(target, True, before, after, attempt)
+                return WriteResult(target, True, before or b"", after, attempt)
     raise ConcurrentChange(
         f"{target.name} kept changing while it was being written ({attempts} attempts): nothing was written; "
         "try again once whatever else is writing it has finished",
@@ -103,9 +114,10 @@ def unified_diff(before: bytes, after: bytes, label: str) -> str:
 # --- replacing -----------------------------------------------------------------------------------------
 
 
-def _replace_if_unchanged(target: Path, before: bytes, after: bytes) -> bool:
-    """Write `after` over `target` unless it no longer holds `before`; False when it changed."""
-    mode = target.stat().st_mode & 0o7777
+def _replace_if_unchanged(target: Path, before: bytes | None, after: bytes) -> bool:
+    """Write `after` over `target` unless it no longer holds `before` (None: it did not exist);
+    False when it changed."""
+    mode = target.stat().st_mode & 0o7777 if before is not None else _new_file_mode()
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".parlance-tmp", dir=target.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
@@ -114,7 +126,8 @@ def _replace_if_unchanged(target: Path, before: bytes, after: bytes) -> bool:
             os.fsync(stream.fileno())
         os.chmod(temporary, mode)
         # The last look before the rename: an editor that takes no lock may have saved meanwhile.
-        if _digest(target.read_bytes()) != _digest(before):
+        now = target.read_bytes() if target.exists() else None
+        if (now is None) != (before is None) or (now is not None and _digest(now) != _digest(before or b"")):
             os.unlink(temporary)
             return False
         os.replace(temporary, target)
@@ -124,6 +137,17 @@ def _replace_if_unchanged(target: Path, before: bytes, after: bytes) -> bool:
         raise
     _fsync_folder(target.parent)
     return True
+
+
+def _new_file_mode() -> int:
+    """What a new file gets under the process's umask (mkstemp's file is private until then). Read,
+    not set and restored: os.umask would briefly change it for every thread of the server."""
+    umask = 0o022
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                umask = int(line.split()[1], 8)
+    return 0o666 & ~umask
 
 
 def _digest(data: bytes) -> bytes:

@@ -1,0 +1,443 @@
+"""Where a target locale stands, per catalog: every source key is translated, missing, untranslated,
+fuzzy or invalid (exactly one), and a translated one may also be stale.
+
+- `total`: the source's keys, less those the source marks as not to be translated (Android
+  `translatable="false"`: the format's `untranslatable_keys`). A plural group counts once.
+- `fuzzy`: the target holds a translation someone must review: PO `#, fuzzy` (`fuzzy_keys`), XLIFF 1.2
+  `needs-review-*`, `needs-adaptation`, `needs-l10n` and String Catalog `needs_review` (the format's
+  `states`: key -> state), or any format's `review_keys`. Fuzzy PO entries are not served.
+- `invalid`: the target's file has a problem with the key (it was skipped when read, or is found
+  invalid when compiled; a duplicate counts too): `invalid_messages` gives the reasons, a file that
+  cannot be read at all is listed there with no key, and its keys count as missing.
+- `missing`: no translation is served (an empty one, or XLIFF `new` / `initial`, counts as none).
+- `untranslated`: the translation is the source text itself, where that is suspicious: more than one
+  word with letters once placeholders, URLs and numbers are set aside ("OK", "Email", "{count}" and
+  "https://..." are legitimately the same), and never when the target is the source's language
+  (en -> en-IE).
+- `translated`: the rest; `stale` counts those whose source text changed since the translation was
+  written, as recorded in the lock file (`lockfile.SourceLock`).
+- `coverage` = translated / total (1.0 for an empty catalog).
+
+Where the source texts come from: the source locale's files of the catalog. gettext is bilingual, so
+for PO the `msgid`s of the target's own files are the source (the source locale rarely has PO
+files); for XLIFF without a source-locale file, the target's files read for the source language
+(their `<source>`s). A catalog with neither is reported with a problem and no keys.
+
+`CatalogView` is the one place that knows this; `workitems` builds on it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from parlance_i18n.errors import I18nError
+from parlance_i18n.formats import CatalogFileError, LocaleMessages, Value
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.project import CatalogFile, Project, ProjectLocale
+
+if TYPE_CHECKING:
+    from parlance_i18n.loop.lockfile import SourceLock
+
+__all__ = ["CatalogView", "LocaleStatus", "UnknownCatalog", "catalog_status", "catalog_views", "is_suspicious_copy"]
+
+MISSING, UNTRANSLATED, FUZZY, INVALID, TRANSLATED = "missing", "untranslated", "fuzzy", "invalid", "translated"
+
+REVIEW_STATES = frozenset({
+    "needs-review-translation", "needs-review-l10n", "needs-review-adaptation",  # XLIFF 1.2
+    "needs-adaptation", "needs-l10n",
+    "needs_review",  # String Catalogs
+})
+_BILINGUAL_SOURCE = frozenset({"xliff"})
+"""Formats whose target files carry their source texts (read for the source language); PO apart."""
+_PLURAL_SUFFIX = re.compile(r"_(?:ordinal_)?(?:zero|one|two|few|many|other)$")
+# What is set aside before counting words: placeholders of every format, URLs, e-mail addresses, numbers.
+_NOT_WORDS = re.compile(
+    r"\{\{[^{}]*\}\}|\{[^{}]*\}|%\{[^{}]*\}|%<[^<>]*>[a-zA-Z]|%\([^()]*\)[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]"
+    r"|%(?:\d+\$)?[-#0 +,']*\d*(?:\.\d+)?(?:hh|h|ll|l|q|z|t|j|L)?[a-zA-Z@]|%#@[^@]*@|\$t\([^()]*\)"
+    r"|<[^<>]*>|[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+|\d+(?:[.,:]\d+)*"
+)
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_UNSPACED_LETTER = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff"
+                              r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+
+
+class UnknownCatalog(I18nError):
+    """A `catalog` argument that names no configured catalog."""
+
+    code = "UNKNOWN_CATALOG"
+
+
+@dataclass(frozen=True)
+class LocaleStatus:
+    """One catalog in one locale: counts (translated + missing + untranslated + fuzzy + invalid = total;
+    stale is part of translated) and the keys behind them, each list cut to the caller's limit."""
+
+    catalog: str
+    locale: str
+    total: int
+    translated: int
+    missing: int
+    untranslated: int
+    fuzzy: int
+    invalid: int
+    stale: int
+    coverage: float
+    missing_keys: list[str] = field(default_factory=list)
+    untranslated_keys: list[str] = field(default_factory=list)
+    fuzzy_keys: list[str] = field(default_factory=list)
+    invalid_messages: list[tuple[str | None, str]] = field(default_factory=list)
+    """(key, reason); key None for a problem of a whole file (its reason names the file)."""
+    stale_keys: list[str] = field(default_factory=list)
+
+
+def catalog_status(project: Project, source: ProjectLocale, target: ProjectLocale, lock: SourceLock | None, *,
+                   catalog: str | None = None, limit: int = 100) -> list[LocaleStatus]:
+    """The status of `target` against `source`, one entry per catalog of the target locale (of the
+    source when the target has no file yet), in the configured order; `catalog` picks one."""
+    order = [entry.label for entry in project.sources]
+    return [_status(view, lock, limit) for view in catalog_views(source, target, catalog=catalog, order=order)]
+
+
+def _status(view: CatalogView, lock: SourceLock | None, limit: int) -> LocaleStatus:
+    found: dict[str, list[str]] = {MISSING: [], UNTRANSLATED: [], FUZZY: [], INVALID: [], TRANSLATED: []}
+    stale: list[str] = []
+    locale = view.target_tag.code
+    for key in view.keys:
+        state = view.state(key, compile=True)
+        found[state].append(key)
+        if state == TRANSLATED and lock is not None:
+            source = view.source_text(key)
+            if source is not None and lock.stale(view.name, locale, key, source):
+                stale.append(key)
+    total = len(view.keys)
+    translated = len(found[TRANSLATED])
+    invalid_keys = set(found[INVALID])
+    reasons = [(key, reason) for key, reason in view.problems if key is None or key in invalid_keys]
+    if view.problem is not None:
+        reasons.insert(0, (None, view.problem))
+    return LocaleStatus(
+        catalog=view.name, locale=locale, total=total, translated=translated,
+        missing=len(found[MISSING]), untranslated=len(found[UNTRANSLATED]), fuzzy=len(found[FUZZY]),
+        invalid=len(found[INVALID]), stale=len(stale),
+        coverage=round(translated / total, 4) if total else 1.0,
+        missing_keys=found[MISSING][:limit], untranslated_keys=found[UNTRANSLATED][:limit],
+        fuzzy_keys=found[FUZZY][:limit], invalid_messages=reasons[:limit], stale_keys=stale[:limit],
+    )
+
+
+def catalog_views(source: ProjectLocale, target: ProjectLocale, *, catalog: str | None = None,
+                  order: list[str] | None = None) -> list[CatalogView]:
+    """A view per catalog to look at: the target's catalogs, or the source's when the target has no
+    file yet (a new locale); `catalog` names one (UnknownCatalog when neither locale has it)."""
+    known = list(dict.fromkeys([*(order or []), *(f.catalog for f in source.files), *(f.catalog for f in target.files)]))
+    if catalog is not None:
+        if catalog not in known:
+            raise UnknownCatalog(f"there is no catalog named {catalog!r}; the project's catalogs are: "
+                                 f"{', '.join(known) or 'none'}", {"catalog": catalog, "catalogs": known})
+        names = [catalog]
+    else:
+        wanted = {f.catalog for f in target.files} or {f.catalog for f in source.files}
+        names = [name for name in known if name in wanted]
+    return [CatalogView(name, source, target) for name in names]
+
+
+class CatalogView:
+    """One catalog seen from a source locale and a target locale, read once: the source's keys in
+    file order with their texts, and what the target's files hold for each (see the module docstring)."""
+
+    def __init__(self, name: str, source: ProjectLocale, target: ProjectLocale) -> None:
+        self.name = name
+        self.source_tag: LocaleTag = source.tag
+        self.target_tag: LocaleTag = target.tag
+        self.same_language = source.tag.language == target.tag.language
+        self.target_files = [f for f in target.files if f.catalog == name]
+        self.target_layers = [(f, m) for f, m in target.load() if f.catalog == name]
+        self.problem: str | None = None
+        """Why the catalog has no source keys, or None."""
+        self.problems: list[tuple[str | None, str]] = []
+        self._sources: list[tuple[CatalogFile, LocaleMessages]] = []
+        self._po: dict[str, _PoEntry] = {}
+        self._untranslatable: set[str] = set()
+        self._states: dict[str, str] = {}
+        source_files = [f for f in source.files if f.catalog == name]
+        first = source_files or self.target_files
+        self.format_name: str | None = first[0].format.name if first else None
+        keys: dict[str, None] = {}
+        if self.format_name == "po":
+            self._read_po(self.target_files if self.target_files else source_files, keys)
+        elif source_files:
+            self._sources = [(f, m) for f, m in source.load() if f.catalog == name]
+        elif self.format_name in _BILINGUAL_SOURCE:
+            self._sources = self._read_bilingual()
+        else:
+            self.problem = (f"the catalog {name!r} has no file for the source locale {source.tag.code!r}, so there is "
+                            "nothing to translate from: check its path and source_locale")
+        for _, messages in self._sources:
+            self._untranslatable.update(getattr(messages, "untranslatable_keys", ()))
+            keys.update(dict.fromkeys(messages))
+        for _, messages in self.target_layers:
+            self._untranslatable.update(getattr(messages, "untranslatable_keys", ()))
+        self.keys: list[str] = [key for key in keys if key not in self._untranslatable]
+        self._key_set = set(self.keys)
+        for problem in target.problems:
+            if problem.catalog != name:
+                continue
+            if problem.key is None:
+                self.problems.append((None, f"{problem.path.name}: {problem.reason}"))
+            else:
+                self.problems.append((self._owner(problem.key), problem.reason))
+
+    # --- the source side ----------------------------------------------------------------------------------------
+
+    def source_text(self, key: str) -> Value | None:
+        """The text to translate: a str, or forms by category (a PO plural's are `one`/`other`: msgid, msgid_plural)."""
+        entry = self._po.get(key)
+        if entry is not None:
+            return entry.source
+        for _, messages in self._sources:
+            found = messages.text(key)
+            if found is not None:
+                return found
+        return None
+
+    def source_message(self, key: str) -> Any:
+        """The source's compiled message (its `arguments` and `plurals`), or None (PO: none is needed)."""
+        for _, messages in self._sources:
+            if key in messages:
+                return messages.get(key)
+        return None
+
+    def source_file(self, key: str) -> CatalogFile | None:
+        entry = self._po.get(key)
+        if entry is not None:
+            return entry.file
+        return next((f for f, messages in self._sources if key in messages), None)
+
+    def comment(self, key: str) -> str | None:
+        """Notes for translators: the source's, else the target's (PO `#.`, ARB description, XLIFF note, ...)."""
+        entry = self._po.get(key)
+        if entry is not None and entry.comment:
+            return entry.comment
+        for _, messages in (*self._sources, *self.target_layers):
+            if key in messages:
+                found = messages.comment(key)
+                if found:
+                    return found
+        return None
+
+    def context(self, key: str) -> str | None:
+        """The disambiguating context a format keys by (PO `msgctxt`), or None."""
+        entry = self._po.get(key)
+        return entry.context if entry is not None else None
+
+    def max_length(self, key: str) -> int | None:
+        """The longest translation the file allows, where the format carries one (XLIFF `maxwidth` in
+        characters, or a format's own `max_lengths`): the target file's, else the source file's."""
+        return self._max_lengths.get(key)
+
+    @cached_property
+    def _max_lengths(self) -> dict[str, int]:
+        from parlance_i18n.loop.validate import max_lengths  # the write side checks the same limits
+
+        found: dict[str, int] = {}
+        for file, messages in (*self.target_layers, *self._sources):
+            if file.format.name != "xliff" and getattr(messages, "max_lengths", None) is None:
+                continue
+            try:
+                data = file.path.read_bytes()
+            except OSError:
+                continue
+            for key, length in max_lengths(file.format, data, messages).items():
+                found.setdefault(key, length)
+        return found
+
+    # --- the target side ----------------------------------------------------------------------------------------
+
+    def target_text(self, key: str) -> Value | None:
+        for _, messages in self.target_layers:
+            if key in messages:
+                return messages.text(key)
+        return None
+
+    def target_file(self, key: str) -> CatalogFile | None:
+        """The target file that holds `key`, or would: the one of the source file's domain, or the only
+        one; for a format holding every locale in one file (`.xcstrings`), the source's file."""
+        for file, messages in self.target_layers:
+            if key in messages:
+                return file
+        if len(self.target_files) == 1:
+            return self.target_files[0]
+        source = self.source_file(key)
+        if source is not None and source.format.multi_locale:
+            return next((file for file in self.target_files if file.path == source.path), source)
+        if source is not None:
+            for file in self.target_files:
+                if file.path == source.path or (source.domain is not None and file.domain == source.domain):
+                    return file
+        return None
+
+    def state(self, key: str, *, compile: bool = False) -> str:
+        """What the target holds for `key`: missing, untranslated, fuzzy, invalid or translated.
+        `compile`: compile a served translation to find what only compiling reveals (slower)."""
+        known = self._states.get(key)
+        if known is not None and (not compile or known != TRANSLATED and known != UNTRANSLATED):
+            return known
+        found = self._states[key] = self._state(key, compile)
+        return found
+
+    def _state(self, key: str, compile: bool) -> str:
+        if key in self._review:
+            return FUZZY
+        if key in self._invalid:
+            return INVALID
+        for _, messages in self.target_layers:
+            if key in messages:
+                translation = messages.text(key)
+                break
+        else:
+            return MISSING
+        source = self.source_text(key)
+        if translation is None or (translation == "" and source):
+            return MISSING
+        if compile and messages.get(key) is None:
+            self._invalid.add(key)
+            reason = next((p.reason for p in reversed(messages.problems) if p.key == key),
+                          "the translation cannot be compiled")
+            self.problems.append((key, reason))
+            return INVALID
+        if self.same_language or source is None or (translation != source and isinstance(translation, str)):
+            return TRANSLATED  # the common case, decided without looking at the words
+        return UNTRANSLATED if is_suspicious_copy(source, translation) else TRANSLATED
+
+    def has_key(self, key: str) -> bool:
+        """Whether `key` is one of the source's keys to translate."""
+        return key in self._key_set
+
+    def fingerprint_parts(self) -> Iterator[str]:
+        yield self.name
+        yield from self.keys
+
+    @cached_property
+    def _review(self) -> set[str]:
+        found: set[str] = set()
+        for _, messages in self.target_layers:
+            found.update(getattr(messages, "fuzzy_keys", ()))
+            found.update(getattr(messages, "review_keys", ()))
+            states = getattr(messages, "states", None)
+            if isinstance(states, Mapping):
+                found.update(key for key, state in states.items() if state in REVIEW_STATES)
+        return found & self._key_set
+
+    @cached_property
+    def _invalid(self) -> set[str]:
+        return {key for key, _ in self.problems if key is not None and key in self._key_set}
+
+    def _owner(self, key: str) -> str:
+        """The source key a problem's key belongs to (i18next reports `items_few` of the group `items`)."""
+        if key in self._key_set:
+            return key
+        base = _PLURAL_SUFFIX.sub("", key)
+        return base if base in self._key_set else key
+
+    # --- reading sources that are not the source locale's files ----------------------------------------------
+
+    def _read_bilingual(self) -> list[tuple[CatalogFile, LocaleMessages]]:
+        found: list[tuple[CatalogFile, LocaleMessages]] = []
+        for file in self.target_files:
+            try:
+                found.append((file, file.format.read(file.path.read_bytes(), self.source_tag)))
+            except (CatalogFileError, OSError):
+                continue  # reported with the target's problems
+        return found
+
+    def _read_po(self, files: Iterable[CatalogFile], keys: dict[str, None]) -> None:
+        for file in files:
+            try:
+                data = file.path.read_bytes()
+                document = file.format.edit(data, file.tag)
+            except (CatalogFileError, OSError):
+                continue  # reported with the locale's problems
+            lines = _po_lines(data)
+            for key in document.keys():
+                if key in self._po:
+                    continue
+                line = document.line_of(key)
+                comment, plural = _po_around(lines, line - 1) if line else (None, None)
+                context, separator, msgid = key.rpartition("\x04")
+                source: Value = msgid if plural is None else {"one": msgid, "other": plural}
+                self._po[key] = _PoEntry(file, source, comment, context if separator else None)
+                keys[key] = None
+
+
+@dataclass(frozen=True, slots=True)
+class _PoEntry:
+    file: CatalogFile
+    source: Value
+    comment: str | None
+    context: str | None
+
+
+def is_suspicious_copy(source: Value, translation: Value) -> bool:
+    """Whether `translation` is the source text itself where a translation should differ: each of its
+    forms is one of the source's, and the source has more than one word with letters once
+    placeholders, URLs and numbers are set aside (in scripts without spaces, two letters)."""
+    sources = {source} if isinstance(source, str) else set(source.values())
+    forms = [translation] if isinstance(translation, str) else list(translation.values())
+    if not forms or not all(form in sources for form in forms):
+        return False
+    for text in sources:
+        rest = _NOT_WORDS.sub(" ", text)
+        if len(_UNSPACED_LETTER.findall(rest)) >= 2 or len(_WORD.findall(rest)) >= 2:
+            return True
+    return False
+
+
+# --- PO notes and plural ids, for entries PoMessages does not serve -----------------------------------------------
+
+_PO_ESCAPE = re.compile(r'\\(["\\abfnrtv]|[0-7]{1,3}|x[0-9A-Fa-f]{1,2})')
+_PO_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", '"': '"', "\\": "\\"}
+_PO_STRING = re.compile(r'^\s*"(.*)"\s*$')
+
+
+def _po_lines(data: bytes) -> list[str]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").split("\n")
+
+
+def _po_unescape(text: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        code = match.group(1)
+        if code in _PO_ESCAPES:
+            return _PO_ESCAPES[code]
+        return chr(int(code[1:], 16) if code[0] == "x" else int(code, 8))
+    return _PO_ESCAPE.sub(one, text)
+
+
+def _po_around(lines: list[str], index: int) -> tuple[str | None, str | None]:
+    """(the `#.` comments above the entry whose key starts at line `index`, its msgid_plural or None)."""
+    notes: list[str] = []
+    above = index - 1
+    while above >= 0 and lines[above].startswith("#") and not lines[above].startswith("#~"):
+        if lines[above].startswith("#."):
+            notes.append(lines[above][2:].strip())
+        above -= 1
+    notes.reverse()
+    plural: list[str] | None = None
+    for line in lines[index:]:
+        stripped = line.strip()
+        if stripped.startswith("msgstr"):
+            break
+        if stripped.startswith("msgid_plural"):
+            plural = []
+            stripped = stripped[len("msgid_plural"):]
+        elif plural is None or not stripped.startswith('"'):
+            continue
+        found = _PO_STRING.match(stripped)
+        if found:
+            plural.append(_po_unescape(found.group(1)))
+    return ("\n".join(notes) or None), ("".join(plural) if plural is not None else None)

@@ -1,0 +1,328 @@
+"""The localization loop's tools: what is missing, work items with a ready prompt, and validated writes
+back into the project's catalog files. Loaded on the first call, like `tools`.
+
+Nothing here keeps per-session state: every call reads the project's files (through the shared,
+lazily read `ProjectLocale`s, reloaded when a file changed on disk), so the tools behave the same
+over stdio, stateful HTTP and stateless 2026-07-28 HTTP. Blocking work (reading, validating,
+writing files) runs in a worker thread.
+
+Every write is logged as an event with its catalog, file, locale and counts; never a message text.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import anyio
+from parlance import SamplingFailed, SamplingUnavailable, ToolContext, ToolError, ToolResult
+
+from parlance_i18n.catalog import Catalog
+from parlance_i18n.errors import I18nError
+from parlance_i18n.locales import LocaleTag, parse_locale
+from parlance_i18n.loop.glossary import Glossary, StyleNotes, Term, load_glossary
+from parlance_i18n.loop.lockfile import SourceLock
+from parlance_i18n.loop.prompting import render_prompt
+from parlance_i18n.loop.status import LocaleStatus, catalog_status, catalog_views
+from parlance_i18n.loop.workitems import WorkItem, work_items
+from parlance_i18n.loop.writes import WritePlan, apply, plan_delete_keys, plan_rename_key, plan_set_messages
+from parlance_i18n.models import (
+    DeleteKeysInput,
+    Example,
+    GlossaryTerm,
+    InvalidMessage,
+    KeyResult,
+    LocaleStatusReport,
+    MissingInput,
+    MissingOutput,
+    RenameKeyInput,
+    SetMessagesInput,
+    StatusInput,
+    StatusOutput,
+    TranslateMissingInput,
+    TranslateMissingOutput,
+    WorkItemView,
+    WriteOutput,
+)
+from parlance_i18n.project import Project, ProjectLocale
+from parlance_i18n.settings import I18nSettings
+
+__all__ = ["delete_keys", "missing", "rename_key", "set_messages", "status", "translate_missing"]
+
+logger = logging.getLogger(__name__)
+
+META_KEY = "parlance/i18n"
+_SAMPLE_MAX_TOKENS = 8192
+
+
+# --- reading -------------------------------------------------------------------------------------------
+
+
+async def status(args: StatusInput, ctx: ToolContext) -> StatusOutput:
+    project = _project(ctx)
+    with _domain_errors():
+        locales = [_locale(project, args.locale)] if args.locale is not None else list(project.locales.values())
+    source = _source(project)
+    lock = _lock(ctx, project)
+
+    def build() -> list[LocaleStatusReport]:
+        reports = []
+        for target in locales:
+            if target.tag == project.source_tag:
+                continue
+            _refresh(source, target)
+            for found in catalog_status(project, source, target, lock, catalog=args.catalog, limit=args.limit):
+                reports.append(_status_view(found, details=args.details))
+        return reports
+
+    return StatusOutput(source_locale=project.source_tag.code, catalogs=await anyio.to_thread.run_sync(build))
+
+
+async def missing(args: MissingInput, ctx: ToolContext) -> ToolResult[MissingOutput]:
+    project = _project(ctx)
+    with _domain_errors():
+        target = _locale(project, args.locale, create_hint=True)
+    source = _source(project)
+    glossary, notes = _glossary(ctx, target.tag)
+
+    def build() -> tuple[list[WorkItem], str | None]:
+        _refresh(source, target)
+        return work_items(source, target, glossary, catalog=args.catalog, limit=args.limit, cursor=args.cursor,
+                          lock=_lock(ctx, project))
+
+    with _domain_errors():
+        items, next_cursor = await anyio.to_thread.run_sync(build)
+    prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag) if items else ""
+    output = MissingOutput(locale=target.tag.code, items=[_item_view(item) for item in items],
+                           next_cursor=next_cursor)
+    text = prompt or f"Nothing is missing in {target.tag.code}" + (f" ({args.catalog})" if args.catalog else "") + "."
+    return ToolResult(output, text=text, meta={META_KEY: {"prompt": prompt}})
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+
+async def set_messages(args: SetMessagesInput, ctx: ToolContext) -> WriteOutput:
+    project = _project(ctx)
+    with _domain_errors():
+        target = _locale(project, args.locale, create_hint=True)
+    return await _write(ctx, project, args.dry_run,
+                        lambda: plan_set_messages(_fresh(target), _fresh(_source(project)), dict(args.messages),
+                                                  catalog=args.catalog, allow_new_keys=args.allow_new_keys,
+                                                  glossary_check=_glossary_check(ctx, target.tag)),
+                        record=(target, list(args.messages)))
+
+
+async def rename_key(args: RenameKeyInput, ctx: ToolContext) -> WriteOutput:
+    project = _project(ctx)
+    locales = list(project.locales.values())
+    return await _write(ctx, project, args.dry_run,
+                        lambda: plan_rename_key([_fresh(t) for t in locales], args.old, args.new,
+                                                catalog=args.catalog))
+
+
+async def delete_keys(args: DeleteKeysInput, ctx: ToolContext) -> WriteOutput:
+    project = _project(ctx)
+    locales = list(project.locales.values())
+    return await _write(ctx, project, args.dry_run,
+                        lambda: plan_delete_keys([_fresh(t) for t in locales], list(args.keys), catalog=args.catalog))
+
+
+async def translate_missing(args: TranslateMissingInput, ctx: ToolContext) -> ToolResult[TranslateMissingOutput]:
+    """Sampling when the client offers it; otherwise the work items and the prompt (never an error)."""
+    project = _project(ctx)
+    with _domain_errors():
+        target = _locale(project, args.locale, create_hint=True)
+    source = _source(project)
+    glossary, notes = _glossary(ctx, target.tag)
+
+    def build() -> tuple[list[WorkItem], str | None]:
+        _refresh(source, target)
+        return work_items(source, target, glossary, catalog=args.catalog, limit=args.limit, cursor=None,
+                          lock=_lock(ctx, project))
+
+    with _domain_errors():
+        items, next_cursor = await anyio.to_thread.run_sync(build)
+    code = target.tag.code
+    if not items:
+        return ToolResult(TranslateMissingOutput(locale=code, mode="sampled"), text=f"Nothing is missing in {code}.")
+    prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag)
+    views = [_item_view(item) for item in items]
+    if not ctx.can_sample:
+        return _work_items_result(code, views, next_cursor, prompt, "your client offers no sampling")
+    try:  # before any side effect: on 2026-07-28 the host may run this call again with the answer
+        sampled = await ctx.sample(prompt, max_tokens=_SAMPLE_MAX_TOKENS)
+    except (SamplingUnavailable, SamplingFailed):
+        return _work_items_result(code, views, next_cursor, prompt, "the client declined to sample")
+    answer = _parse_answer(sampled.text, {item.key for item in items})
+    if answer is None:
+        return _work_items_result(code, views, next_cursor, prompt, "the model's answer was not the JSON object asked for")
+    written = await _write(ctx, project, False,
+                           lambda: plan_set_messages(_fresh(target), _fresh(source), answer, catalog=args.catalog,
+                                                     allow_new_keys=False,
+                                                     glossary_check=_glossary_check(ctx, target.tag)),
+                           record=(target, list(answer)))
+    output = TranslateMissingOutput(locale=code, mode="sampled", results=written.results, next_cursor=next_cursor,
+                                    diff=written.diff)
+    return ToolResult(output, text=f"{written.written} written, {written.refused} refused, "
+                                   f"{written.unchanged} unchanged in {code}.\n{written.diff}")
+
+
+async def _write(ctx: ToolContext, project: Project, dry_run: bool,
+                 plan: Any, record: tuple[ProjectLocale, list[str]] | None = None) -> WriteOutput:
+    def run() -> WritePlan:
+        planned: WritePlan = plan()
+        if dry_run:
+            return planned
+        done = apply(planned)
+        for locale in project.locales.values():  # an .xcstrings file is every locale's
+            if any(file.path in done.files for file in locale.files):
+                locale.reload()  # every session's next translate sees what was written
+        if record is not None:
+            _record_sources(ctx, project, record[0], done)
+        for path, (before, after) in done.files.items():
+            logger.info("i18n.catalog_written", extra={"file": str(path), "bytes_before": len(before),
+                                                       "bytes_after": len(after)})
+        return done
+
+    with _domain_errors():
+        done = await anyio.to_thread.run_sync(run)
+    results = [KeyResult(o.key, o.status, list(o.reasons), o.file) for o in done.outcomes]
+    counts = {status: sum(1 for r in results if r.status == status) for status in ("written", "unchanged", "refused")}
+    if not dry_run:
+        logger.info("i18n.messages_written", extra=counts)
+    return WriteOutput(dry_run=dry_run, written=counts["written"], unchanged=counts["unchanged"],
+                       refused=counts["refused"], results=results, diff=done.diff())
+
+
+def _record_sources(ctx: ToolContext, project: Project, target: ProjectLocale, done: WritePlan) -> None:
+    """Note the source text each written translation was made from, so a later change makes it stale."""
+    written = {outcome.key for outcome in done.outcomes if outcome.status == "written"}
+    if not written:
+        return
+    lock = _lock(ctx, project)
+    for view in catalog_views(_source(project), target, order=[source.label for source in project.sources]):
+        entries = {key: text for key in written if view.has_key(key) and (text := view.source_text(key)) is not None}
+        if entries:
+            lock.record(view.name, target.tag.code, entries)
+
+
+# --- helpers -------------------------------------------------------------------------------------------
+
+
+def _project(ctx: ToolContext) -> Project:
+    catalog: Catalog = ctx.state
+    if catalog.project is None:
+        raise ToolError("NO_CATALOGS", "no project catalogs are configured: add a [[packs.i18n.catalogs]] entry "
+                                       "(path with {locale}, relative to parlance.toml) and restart the server")
+    return catalog.project
+
+
+def _locale(project: Project, code: str | None, *, create_hint: bool = False) -> ProjectLocale:
+    tag = parse_locale(code)
+    found = project.locales.get(tag.code)
+    if found is None:
+        known = ", ".join(project.locales) or "none"
+        hint = (" Create its file first (the catalog's path with {locale} spelled for this locale), then restart."
+                if create_hint else "")
+        raise ToolError("UNKNOWN_LOCALE", f"no catalog file is for {tag.code}; the project's locales are: {known}.{hint}",
+                        {"locale": tag.code})
+    return found
+
+
+def _source(project: Project) -> ProjectLocale:
+    found = project.locales.get(project.source_tag.code)
+    if found is None:
+        raise ToolError("NO_SOURCE_FILES", f"no catalog file is for the source locale {project.source_tag.code}: set "
+                                           "[packs.i18n] source_locale to the locale the project is written in",
+                        {"locale": project.source_tag.code})
+    return found
+
+
+def _fresh(locale: ProjectLocale) -> ProjectLocale:
+    """A view of the locale that reads its files now (writes plan on what is on disk)."""
+    return ProjectLocale(locale.tag, list(locale.files))
+
+
+def _refresh(*locales: ProjectLocale) -> None:
+    for locale in locales:
+        if locale.changed_on_disk():
+            locale.reload()
+
+
+def _lock(ctx: ToolContext, project: Project) -> SourceLock:
+    settings: I18nSettings = ctx.settings or I18nSettings()
+    return SourceLock(settings.lock_file)  # the host resolved it beside parlance.toml
+
+
+def _glossary(ctx: ToolContext, tag: LocaleTag) -> tuple[Glossary, StyleNotes]:
+    settings: I18nSettings = ctx.settings or I18nSettings()
+    return load_glossary(tag, ctx.language_packs, list(settings.glossaries))
+
+
+def _glossary_check(ctx: ToolContext, tag: LocaleTag) -> Any:
+    glossary, _ = _glossary(ctx, tag)
+    return glossary.missing_in
+
+
+def _status_view(found: LocaleStatus, *, details: bool) -> LocaleStatusReport:
+    lists: dict[str, Any] = {}
+    if details:
+        lists = {"missing_keys": list(found.missing_keys), "untranslated_keys": list(found.untranslated_keys),
+                 "fuzzy_keys": list(found.fuzzy_keys), "stale_keys": list(found.stale_keys),
+                 "invalid_messages": [InvalidMessage(found.catalog, "", None, key, reason)  # a file's reason names it
+                                      for key, reason in found.invalid_messages]}
+    return LocaleStatusReport(found.catalog, found.locale, found.total, found.translated, found.missing,
+                              found.untranslated, found.fuzzy, found.invalid, found.stale, found.coverage, **lists)
+
+
+def _item_view(item: WorkItem) -> WorkItemView:
+    return WorkItemView(
+        key=item.key, source=item.source, reason=item.reason, placeholders=list(item.placeholders),
+        plural_categories=list(item.plural_categories), catalog=item.catalog, file=item.file,
+        comment=item.comment, context=item.context, max_length=item.max_length,
+        glossary=[_term_view(term) for term in item.glossary],
+        examples=[Example(source, translation) for source, translation in item.examples],
+    )
+
+
+def _term_view(term: Term) -> GlossaryTerm:
+    return GlossaryTerm(term.source, term.target)
+
+
+def _work_items_result(code: str, views: list[WorkItemView], next_cursor: str | None, prompt: str,
+                       why: str) -> ToolResult[TranslateMissingOutput]:
+    output = TranslateMissingOutput(locale=code, mode="work_items", items=views, next_cursor=next_cursor)
+    text = (f"Not translated here: {why}. Translate these {len(views)} messages with the prompt below, then call "
+            f"i18n_set_messages with locale {code!r} and the JSON object as `messages`.\n\n{prompt}")
+    return ToolResult(output, text=text, meta={META_KEY: {"prompt": prompt}})
+
+
+def _parse_answer(text: str, keys: set[str]) -> dict[str, Any] | None:
+    """The JSON object in the model's answer (a fenced block or the first {...}), keys asked for only."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        found = json.loads(text[start:end + 1])
+    except ValueError:
+        return None
+    if not isinstance(found, dict):
+        return None
+    return {key: value for key, value in found.items()
+            if key in keys and (isinstance(value, str) or (isinstance(value, dict)
+                                                           and all(isinstance(v, str) for v in value.values())))}
+
+
+class _domain_errors:  # noqa: N801 - used as a context manager
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, traceback: object) -> None:
+        if isinstance(exc, I18nError):
+            raise ToolError(exc.code, exc.message, exc.data) from None
+        if isinstance(exc, ValueError) and kind is ValueError:  # a stale cursor and the like: a sentence for the caller
+            raise ToolError("INVALID_ARGUMENTS", str(exc)) from None
+
