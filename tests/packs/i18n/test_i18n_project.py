@@ -151,3 +151,13 @@ def test_every_message_knows_its_catalog_file_and_line() -> None:
     catalog, path, line = locales["de"].origin("Loading…")  # type: ignore[misc]
     assert (catalog, path.name, line) == ("backend", "djangojs.po", 6)
     assert locales["de"].origin("no.such.key") is None
+
+
+def test_a_catalog_is_read_in_one_format_even_where_a_file_shows_no_trait_of_it(tmp_path: Path) -> None:
+    """A new translation file with no {{placeholder}} yet is still i18next when its siblings are."""
+    for locale, text in (("en", '{"hi": "Hello, {{name}}!", "bye": "Bye"}'), ("ru", '{"bye": "Пока"}')):
+        (tmp_path / locale).mkdir()
+        (tmp_path / locale / "translation.json").write_text(text, encoding="utf-8")
+    project = Project([CatalogSource(path=tmp_path / "{locale}" / "translation.json")], EN)
+    assert {code: [f.format.name for f in locale.files] for code, locale in project.locales.items()} == {
+        "en": ["i18next"], "ru": ["i18next"]}

@@ -64,8 +64,12 @@ def discover(source: CatalogSource, source_tag: LocaleTag) -> tuple[list[Catalog
     pattern = str(source.path)
     files: list[CatalogFile] = []
     problems: list[FileProblem] = []
-    for path, fields in _expand(pattern):
-        fmt = _format_of(source, path)
+    matched = list(_expand(pattern))
+    # One format for the whole catalog: a locale's file with no i18next trait yet (a new, nearly empty
+    # translation) is still an i18next file when its siblings are.
+    catalog_format = _catalog_format(source, [path for path, _ in matched])
+    for path, fields in matched:
+        fmt = catalog_format or _format_of(source, path)
         if fmt is None:
             problems.append(FileProblem(source.label, path, None, None,
                                         "the format cannot be told from the file name: set `format` for this catalog"))
@@ -336,6 +340,16 @@ def _segment_matcher(segment: str) -> re.Pattern[str]:
         for piece in pieces
     )
     return re.compile(regex)
+
+
+def _catalog_format(source: CatalogSource, paths: list[Path]) -> CatalogFormat | None:
+    """The format every file of the catalog is read with: the configured one, else the first specific
+    format any of its files shows (JSON files only look like icu-json when none shows more)."""
+    if source.format is not None:
+        return formats.get(source.format)
+    found = [fmt for fmt in (_format_of(source, path) for path in paths) if fmt is not None]
+    plain_json = formats.detect(Path("catalog.json"))  # what a .json file is when it shows nothing more
+    return next((fmt for fmt in found if fmt is not plain_json), found[0] if found else None)
 
 
 def _format_of(source: CatalogSource, path: Path) -> CatalogFormat | None:
