@@ -95,7 +95,7 @@ async def missing(args: MissingInput, ctx: ToolContext) -> ToolResult[MissingOut
     with _domain_errors():
         items, next_cursor = await anyio.to_thread.run_sync(build)
     prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag) if items else ""
-    output = MissingOutput(locale=target.tag.code, items=[_item_view(item) for item in items],
+    output = MissingOutput(locale=target.tag.code, items=[_item_view(item, _root(ctx)) for item in items],
                            next_cursor=next_cursor)
     text = prompt or f"Nothing is missing in {target.tag.code}" + (f" ({args.catalog})" if args.catalog else "") + "."
     return ToolResult(output, text=text, meta={META_KEY: {"prompt": prompt}})
@@ -149,7 +149,7 @@ async def translate_missing(args: TranslateMissingInput, ctx: ToolContext) -> To
     if not items:
         return ToolResult(TranslateMissingOutput(locale=code, mode="sampled"), text=f"Nothing is missing in {code}.")
     prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag)
-    views = [_item_view(item) for item in items]
+    views = [_item_view(item, _root(ctx)) for item in items]
     if not ctx.can_sample:
         return _work_items_result(code, views, next_cursor, prompt, "your client offers no sampling")
     try:  # before any side effect: on 2026-07-28 the host may run this call again with the answer
@@ -189,12 +189,13 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
 
     with _domain_errors():
         done = await anyio.to_thread.run_sync(run)
-    results = [KeyResult(o.key, o.status, list(o.reasons), o.file) for o in done.outcomes]
+    root = _root(ctx)  # paths as the project's own: relative to parlance.toml's folder
+    results = [KeyResult(o.key, o.status, list(o.reasons), _relative(o.file, root)) for o in done.outcomes]
     counts = {status: sum(1 for r in results if r.status == status) for status in ("written", "unchanged", "refused")}
     if not dry_run:
         logger.info("i18n.messages_written", extra=counts)
     return WriteOutput(dry_run=dry_run, written=counts["written"], unchanged=counts["unchanged"],
-                       refused=counts["refused"], results=results, diff=done.diff())
+                       refused=counts["refused"], results=results, diff=done.diff(root))
 
 
 def _record_sources(ctx: ToolContext, project: Project, target: ProjectLocale, done: WritePlan) -> None:
@@ -257,6 +258,19 @@ def _lock(ctx: ToolContext, project: Project) -> SourceLock:
     return SourceLock(settings.lock_file)  # the host resolved it beside parlance.toml
 
 
+def _root(ctx: ToolContext) -> Path:
+    """The project's folder: where parlance.toml is, which the host resolved the lock file against."""
+    settings: I18nSettings = ctx.settings or I18nSettings()
+    return settings.lock_file.parent
+
+
+def _relative(file: str | None, root: Path) -> str | None:
+    if file is None:
+        return None
+    path = Path(file)
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else file
+
+
 def _glossary(ctx: ToolContext, tag: LocaleTag) -> tuple[Glossary, StyleNotes]:
     settings: I18nSettings = ctx.settings or I18nSettings()
     return load_glossary(tag, ctx.language_packs, list(settings.glossaries))
@@ -278,10 +292,10 @@ def _status_view(found: LocaleStatus, *, details: bool) -> LocaleStatusReport:
                               found.untranslated, found.fuzzy, found.invalid, found.stale, found.coverage, **lists)
 
 
-def _item_view(item: WorkItem) -> WorkItemView:
+def _item_view(item: WorkItem, root: Path) -> WorkItemView:
     return WorkItemView(
         key=item.key, source=item.source, reason=item.reason, placeholders=list(item.placeholders),
-        plural_categories=list(item.plural_categories), catalog=item.catalog, file=item.file,
+        plural_categories=list(item.plural_categories), catalog=item.catalog, file=_relative(item.file, root),
         comment=item.comment, context=item.context, max_length=item.max_length,
         glossary=[_term_view(term) for term in item.glossary],
         examples=[Example(source, translation) for source, translation in item.examples],
