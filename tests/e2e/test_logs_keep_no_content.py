@@ -48,6 +48,13 @@ def _calls() -> list[tuple[str, dict[str, Any]]]:
         ("rewrite_outgoing", {"text": f"This is broken: {MARK}-rewrite.", "target_register": "warm",
                               "preserve_terms": [f"{MARK}-term"], "channel": "slack"}),
         ("brief_meeting", {"transcript": transcript, "me": "Thomas"}),
+        ("i18n_status", {"locale": "ru", "details": True}),
+        ("i18n_missing", {"locale": "ru"}),
+        ("i18n_set_messages", {"locale": "ru", "messages": {f"{MARK}.greeting": f"{MARK}-translation {{{{name}}}}",
+                                                            f"{MARK}.gone": f"{MARK}-bad"}}),
+        ("i18n_translate_missing", {"locale": "ru"}),
+        ("i18n_rename_key", {"old": f"{MARK}.greeting", "new": f"{MARK}.hello", "dry_run": True}),
+        ("i18n_delete_keys", {"keys": [f"{MARK}.greeting"], "dry_run": True}),
         ("duda_strings_admin_get_all_scopes", {}),
         ("duda_strings_admin_create_new_string_key", {"key": f"{MARK}.new", "value": f"{MARK}-value",
                                                       "scopeValue": "checkout"}),
@@ -64,9 +71,14 @@ async def _model(context: Any, params: Any) -> CreateMessageResult:
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
     with emulator_thread(tmp_path / "emulator.sqlite3", [Scope("checkout", True)]) as emulator:
+        for locale, messages in (("en", {f"{MARK}.greeting": f"{MARK}-source {{{{name}}}}",
+                                         f"{MARK}.other": f"{MARK}-other-source"}), ("ru", {})):
+            (tmp_path / "locales" / locale).mkdir(parents=True)
+            (tmp_path / "locales" / locale / "translation.json").write_text(json.dumps(messages), encoding="utf-8")
         (tmp_path / "parlance.toml").write_text(
             f'[host]\nlog_level = "DEBUG"\n[packs.strings_admin]\nhost = "{emulator.host_url}"\n'
-            f'[packs.i18n]\nbundle_dirs = []\n')
+            f'[packs.i18n]\nbundle_dirs = []\nwrite = true\n[[packs.i18n.catalogs]]\n'
+            f'path = "locales/{{locale}}/translation.json"\nformat = "i18next"\n')
         env = {k: v for k, v in os.environ.items() if k not in ("STRINGS_ADMIN_HOST", "BASE_PATH", "PARLANCE_CONFIG")}
         yield tmp_path, env
 
@@ -99,6 +111,7 @@ async def test_stdio_at_debug_logs_no_content(project: tuple[Path, dict[str, str
             assert await _call_everything(client) == len(_calls())
     log = errlog.read_text()
     assert '"tool.call"' in log  # the log was written
+    assert '"i18n.catalog_written"' in log  # a translation was written into the project (and logged)
     assert _markers_in(log) == []
 
 
