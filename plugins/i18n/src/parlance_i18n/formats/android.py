@@ -8,7 +8,7 @@ Keys and values:
 - `<plurals name="k"><item quantity="one">...`: key `k`, a dict of forms by CLDR quantity.
 - `<string-array name="k"><item>...`: keys `k[0]`, `k[1]`, ... (deleting one renumbers the rest).
 - `translatable="false"` entries stay readable; their keys are `untranslatable_keys`.
-- A value is the text aapt2 builds from the element (`\\'`, `\\"`, `\\n`, `\\t`, `\\@`, `\\?`,
+- A value is the text aapt2 builds from the element (by `aapt_text`: `\\'`, `\\"`, `\\n`, `\\t`, `\\@`, `\\?`,
   `\\\\`, `\\uXXXX`; outside double quotes a run of whitespace is one space; without styling tags
   the ends are trimmed; an unescaped apostrophe outside quotes is an error), with inline markup
   (`<b>`, `<i>`, `<u>`, `<xliff:g id=".." example="..">`) kept as written. Writing a value back
@@ -48,284 +48,38 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from parlance_i18n.errors import InvalidLocale
-from parlance_i18n.formats.base import (
-    CatalogFileError,
-    CatalogFormat,
-    Document,
-    LocaleMessages,
-    Problem,
-    Renderable,
-    Value,
+from parlance_i18n.formats.aapt_text import (
+    ASCII_SPACE,
+    Unusable,
+    aapt_true,
+    android_escape,
+    content_style,
+    flatten,
+    several_unnumbered,
+    string_reference,
 )
+from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Problem, Renderable, Value
+from parlance_i18n.formats.messages import FixedText, Relabeled, TextMessages, first_one_used
+from parlance_i18n.formats.spelling import LEGACY_LANGUAGES, locale_or_none
 from parlance_i18n.formats.xmltext import (
     COMMENT,
-    XmlBuffer,
+    XmlDocument,
     XmlFile,
     XmlNode,
+    content_edit,
     escape_attribute,
     line_extent,
     scan,
-    split_markup,
-    tokens,
     unescape,
 )
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.plurals import CATEGORIES, PluralRules, as_number, plural_rules
 
-__all__ = ["AndroidDocument", "AndroidFormat", "AndroidMessages", "android_escape", "flatten"]
+__all__ = ["AndroidDocument", "AndroidFormat", "AndroidMessages"]
 
-_ASCII_SPACE = " \t\n\r\x0b\x0c"
-"""What aapt2 collapses and trims: C `isspace` on ASCII."""
-_PLAIN = re.compile(r"""[\\"'<&\t\n\r\x0b\x0c]|  """)
 _ARRAY_KEY = re.compile(r"(.+)\[(0|[1-9][0-9]{0,5})\]")
-_REFERENCE = re.compile(r"[@?]")
-_STRING_REFERENCE = re.compile(r"@(?:\+)?string/([\w.]+)")
 _MAX_ALIAS_DEPTH = 8
 _ORDER = {category: index for index, category in enumerate(CATEGORIES)}
-
-
-class _Invalid(ValueError):
-    """What aapt2 would refuse in one entry; becomes a Problem."""
-
-
-# --- aapt2's text rules ------------------------------------------------------------------------------------
-
-
-class _Builder:
-    """aapt2's StringBuilder: escapes, quotes and whitespace, over a string's text segments."""
-
-    __slots__ = ("out", "quote", "last_space", "strict")
-
-    def __init__(self, strict: bool) -> None:
-        self.out: list[str] = []
-        self.quote = False
-        self.last_space = False
-        self.strict = strict
-
-    def reset(self) -> None:  # a styling tag starts or ends: quoting and space collapsing start afresh
-        self.quote = False
-        self.last_space = False
-
-    def append(self, data: str) -> None:
-        out = self.out
-        i, n = 0, len(data)
-        while i < n:
-            c = data[i]
-            i += 1
-            if not self.quote and c in _ASCII_SPACE:
-                if not self.last_space:
-                    out.append(" ")
-                    self.last_space = True
-                continue
-            self.last_space = False
-            if c == "\\":
-                if i < n:
-                    c = data[i]
-                    i += 1
-                    if c == "t":
-                        out.append("\t")
-                    elif c == "n":
-                        out.append("\n")
-                    elif c == "u":
-                        i = self._unicode(data, i)
-                    else:
-                        out.append(c)  # \' \" \\ \@ \? \# and any other: the character itself
-            elif c == '"':
-                self.quote = not self.quote
-            elif c == "'" and not self.quote and self.strict:
-                raise _Invalid("it has an unescaped apostrophe; write \\' or put the text in double quotes")
-            else:
-                out.append(c)
-
-    def _unicode(self, data: str, i: int) -> int:
-        digits = data[i:i + 4]
-        hex_digits = len(digits) - len(digits.lstrip("0123456789abcdefABCDEF"))
-        if hex_digits < len(digits):
-            if self.strict:
-                raise _Invalid("it has an invalid \\u escape; write four hexadecimal digits, as \\u00e9")
-            self.out.append("\\u")
-            return i
-        code = int(digits, 16) if digits else 0
-        i += len(digits)
-        if 0xD800 <= code < 0xDC00 and data.startswith("\\u", i):  # a surrogate pair written as two escapes
-            low = data[i + 2:i + 6]
-            if len(low) == 4 and all(d in "0123456789abcdefABCDEF" for d in low) and 0xDC00 <= int(low, 16) < 0xE000:
-                self.out.append(chr(0x10000 + ((code - 0xD800) << 10) + int(low, 16) - 0xDC00))
-                return i + 6
-        if 0xD800 <= code < 0xE000:
-            if self.strict:
-                raise _Invalid("its \\u escape names half of a surrogate pair; write the character itself")
-            code = 0xFFFD
-        self.out.append(chr(code))
-        return i
-
-
-def _is_span(tag_name: str) -> bool:
-    """aapt2 makes a styling span of a tag without a namespace; `xliff:g` and others are not spans."""
-    return ":" not in tag_name
-
-
-def flatten(raw: str, strict: bool = True) -> tuple[str, str]:
-    """(value, plain) of an element's raw content: the text aapt2 builds with the markup kept as
-    written, and without it. Raises _Invalid when `strict` and aapt2 would refuse the text."""
-    if not _PLAIN.search(raw) and raw == raw.strip(_ASCII_SPACE):
-        return raw, raw
-    # Text continues across comments (aapt2 skips them), so merge text around them first.
-    pieces: list[tuple[str, str, str]] = []  # (kind, raw tag or text, tag name)
-    for token in tokens(raw):
-        if token.kind == "text":
-            if pieces and pieces[-1][0] == "text":
-                pieces[-1] = ("text", pieces[-1][1] + token.value, "")
-            else:
-                pieces.append(("text", token.value, ""))
-        elif token.kind in ("start", "end", "empty"):
-            pieces.append((token.kind, token.raw, token.value))
-    styled = any(kind != "text" and _is_span(name) for kind, _, name in pieces)
-    texts = [index for index, piece in enumerate(pieces) if piece[0] == "text"]
-    builder = _Builder(strict)
-    value: list[str] = []
-    plain: list[str] = []
-    for index, (kind, text, name) in enumerate(pieces):
-        if kind == "text":
-            if not styled and index == texts[0]:
-                text = text.lstrip(_ASCII_SPACE)
-            if not styled and index == texts[-1]:
-                text = text.rstrip(_ASCII_SPACE)
-            builder.out = []
-            builder.append(text)
-            built = "".join(builder.out)
-            value.append(built)
-            plain.append(built)
-            continue
-        value.append(text)
-        if _is_span(name):
-            builder.reset()
-    return "".join(value), "".join(plain)
-
-
-def _control(c: str) -> str:
-    return f"\\u{ord(c):04x}"
-
-
-def android_escape(value: str, style: str = "plain", prefixes: frozenset[str] = frozenset()) -> str:
-    """The raw element content aapt2 reads back as exactly `value`.
-
-    `style`: "plain" (escapes only), "quoted" (the whole text in double quotes, as the entry was
-    written) or "cdata" (in a CDATA section: no XML escaping and no markup). `prefixes`: namespace
-    prefixes the file declares (a `xliff:g` tag is markup only when `xliff` is declared).
-    """
-    pieces = [("text", value)] if style == "cdata" else split_markup(
-        value, lambda name: ":" not in name or name.split(":")[0] in prefixes)
-    styled = any(kind == "tag" and _is_span(re.match(r"</?([^\s/>]+)", piece).group(1))  # type: ignore[union-attr]
-                 for kind, piece in pieces)
-    if style == "quoted" and (styled or any(kind == "tag" for kind, _ in pieces)):
-        style = "plain"
-    if style == "quoted":
-        return '"' + _escape_quoted(value) + '"'
-    texts = [index for index, (kind, _) in enumerate(pieces) if kind == "text"]
-    last_text = texts[-1] if texts else -1
-    out: list[str] = []
-    previous_space = not styled  # unstyled text is trimmed at its start: a leading space must be escaped
-    for index, (kind, piece) in enumerate(pieces):
-        if kind == "tag":
-            out.append(piece)
-            if _is_span(re.match(r"</?([^\s/>]+)", piece).group(1)):  # type: ignore[union-attr]
-                previous_space = False
-            continue
-        trailing_from = len(piece.rstrip(" ")) if (index == last_text and not styled) else len(piece)
-        for position, c in enumerate(piece):
-            if c == " ":
-                if previous_space or position >= trailing_from:
-                    out.append("\\u0020")
-                    previous_space = False
-                else:
-                    out.append(" ")
-                    previous_space = True
-                continue
-            previous_space = False
-            if c == "\\":
-                out.append("\\\\")
-            elif c == '"':
-                out.append('\\"')
-            elif c == "'":
-                out.append("\\'")
-            elif c == "\n":
-                out.append("\\n")
-            elif c == "\t":
-                out.append("\\t")
-            elif c in "@?" and not out:
-                out.append("\\" + c)  # else aapt2 reads a reference (@string/x, ?attr/y)
-            elif c < " " or c in "\ufffe\uffff":
-                out.append(_control(c))
-            elif style == "cdata":
-                out.append(c)
-            elif c == "&":
-                out.append("&amp;")
-            elif c == "<":
-                out.append("&lt;")
-            elif c == ">" and out[-2:] == ["]", "]"]:
-                out.append("&gt;")
-            else:
-                out.append(c)
-    text = "".join(out)
-    if style == "cdata":
-        return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
-    return text
-
-
-def _escape_quoted(value: str) -> str:
-    out = []
-    for c in value:
-        if c == "\\":
-            out.append("\\\\")
-        elif c == '"':
-            out.append('\\"')
-        elif c == "\n":
-            out.append("\\n")
-        elif c == "\t":
-            out.append("\\t")
-        elif c == "\r" or c < " " or c in "\ufffe\uffff":
-            out.append(_control(c))
-        elif c == "&":
-            out.append("&amp;")
-        elif c == "<":
-            out.append("&lt;")
-        else:
-            out.append(c)
-    return "".join(out)
-
-
-def _style_of(raw: str) -> str:
-    """How an entry's content is written: "cdata", "quoted" or "plain"."""
-    stripped = raw.strip(_ASCII_SPACE)
-    if stripped.startswith("<![CDATA[") and stripped.endswith("]]>") and stripped.count("<![CDATA[") == 1:
-        return "cdata"
-    if (len(stripped) >= 2 and stripped[0] == '"' and stripped[-1] == '"' and stripped[-2] != "\\"
-            and "<" not in stripped and stripped.count('"') - stripped.count('\\"') == 2):
-        return "quoted"
-    return "plain"
-
-
-_AAPT_ARGUMENT = re.compile(r"%(?:(?P<skip>[%n])|(?P<digits>[0-9]*)(?P<sep>\$|<\$?)?[-#+ ,(0-9]*(?P<letter>.?))", re.S)
-_TIME_LETTERS = frozenset("DFKMWZkmwyz")
-"""Conversions that only Time.format() has: aapt2 leaves such a string alone."""
-
-
-def _several_unnumbered(text: str) -> bool:
-    """aapt2's check on a <string>: more than one `%` argument, and some of them not numbered."""
-    count = 0
-    unnumbered = False
-    for match in _AAPT_ARGUMENT.finditer(text):
-        if match.group("skip") or match.start() + 1 == len(text):
-            continue
-        count += 1
-        numbered = bool(match.group("digits")) and match.group("sep") == "$"
-        if not numbered:
-            unnumbered = True
-            if match.group("letter") in _TIME_LETTERS and match.group("letter"):
-                return False
-    return count > 1 and unnumbered
 
 
 # --- the file's entries --------------------------------------------------------------------------------------
@@ -392,49 +146,13 @@ def _prefixes(file: XmlFile) -> frozenset[str]:
 # --- reading -----------------------------------------------------------------------------------------------
 
 
-class _Text:
-    """A message printed as it is: an element with formatted="false"."""
-
-    __slots__ = ("_shown", "source")
-    arguments: frozenset[str] = frozenset()
-    plurals: tuple[Any, ...] = ()
-
-    def __init__(self, source: str, shown: str) -> None:
-        self.source = source
-        self._shown = shown
-
-    def render(self, values: Mapping[str, Any] | None, limit: int) -> str:
-        return self._shown[:max(limit, 0)]
-
-
-class _Styled:
-    """A formatted string with markup: renders its unstyled text, keeps the markup in `source`."""
-
-    __slots__ = ("_inner", "source")
-
-    def __init__(self, source: str, inner: Renderable) -> None:
-        self.source = source
-        self._inner = inner
-
-    def render(self, values: Mapping[str, Any] | None, limit: int) -> str:
-        return self._inner.render(values, limit)
-
-    @property
-    def arguments(self) -> frozenset[str]:
-        return self._inner.arguments
-
-    @property
-    def plurals(self) -> tuple[Any, ...]:
-        return self._inner.plurals
-
-
 def _compile(text: str, plain: str, formatted: bool) -> Renderable:
-    if not formatted:
-        return _Text(text, plain)
+    if not formatted:  # formatted="false": printed as it is
+        return FixedText(text, plain)
     from parlance_i18n.formats.printf import compile_printf
 
     compiled = compile_printf(plain, style="java")
-    return compiled if plain == text else _Styled(text, compiled)
+    return compiled if plain == text else Relabeled(text, compiled)  # the markup stays in its source
 
 
 class _Plural:
@@ -472,75 +190,46 @@ class _Plural:
         return (PluralUse("count", False, frozenset(self._forms)),)
 
 
-_NOT_FORMATTED = 1
-_STYLED = 2
+_AndroidText = str | tuple[tuple[str, str], ...]
+"""A message as read: a text, or a <plurals>' (quantity, text) items."""
 
 
-class AndroidMessages(LocaleMessages):
+class AndroidMessages(TextMessages[_AndroidText]):
     """One values file's messages: texts kept as aapt2 builds them, compiled on first `get`."""
 
     def __init__(self, tag: LocaleTag) -> None:
+        super().__init__()
         self.tag = tag
-        self.problems: list[Problem] = []
-        self._texts: dict[str, str | tuple[tuple[str, str], ...]] = {}
-        self._plain: dict[str, str | tuple[tuple[str, str], ...]] = {}  # only where markup makes it differ
+        self._plain: dict[str, _AndroidText] = {}  # only where markup makes it differ
         self._not_formatted: set[str] = set()
         self._aliases: dict[str, str] = {}
-        self._comments: dict[str, str] = {}
-        self._compiled: dict[str, Renderable] = {}
         self.untranslatable_keys: frozenset[str] = frozenset()
 
     def text(self, key: str) -> Value | None:
-        found = self._texts.get(key)
+        found = self.texts.get(key)
         if isinstance(found, tuple):
             return dict(found)
         return found
 
-    def comment(self, key: str) -> str | None:
-        return self._comments.get(key)
-
     def get(self, key: str, default: Any = None) -> Any:
-        found = self._compiled.get(key)
-        if found is not None:
-            return found
-        return self._build(key, 0) or default
+        target, hops = key, 0
+        while target in self._aliases:  # `@string/other`: that string's message
+            if hops >= _MAX_ALIAS_DEPTH:
+                return default
+            target, hops = self._aliases[target], hops + 1
+        return super().get(target, default)
 
-    def _build(self, key: str, depth: int) -> Renderable | None:
-        target = self._aliases.get(key)
-        if target is not None:
-            if depth >= _MAX_ALIAS_DEPTH:
-                return None
-            found = self._compiled.get(target) or self._build(target, depth + 1)
-            if found is not None:
-                self._compiled[key] = found
-            return found
-        text = self._texts.get(key)
-        if text is None:
-            return None
+    def _compile(self, key: str, text: _AndroidText) -> Renderable:
         plain = self._plain.get(key, text)
         formatted = key not in self._not_formatted
-        try:
-            if isinstance(text, tuple):
-                plains = dict(plain) if isinstance(plain, tuple) else {}
-                forms = {category: (form, plains.get(category, form)) for category, form in text}
-                compiled: Renderable = _Plural(forms, plural_rules(self.tag), formatted)
-            else:
-                compiled = _compile(text, plain, formatted)  # type: ignore[arg-type]
-        except ValueError as error:  # checked when read; kept as a guard
-            self.problems.append(Problem(key, None, f"{key!r} cannot be used: {error}"))
-            self._texts.pop(key, None)
-            return None
-        self._compiled[key] = compiled
-        return compiled
+        if isinstance(text, tuple):
+            plains = dict(plain) if isinstance(plain, tuple) else {}
+            forms = {category: (form, plains.get(category, form)) for category, form in text}
+            return _Plural(forms, plural_rules(self.tag), formatted)
+        return _compile(text, plain, formatted)  # type: ignore[arg-type]
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._texts)
-
-    def __len__(self) -> int:
-        return len(self._texts)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._texts
+    def _reason(self, key: str, error: Exception) -> str:
+        return f"{key!r} cannot be used: {error}"
 
 
 def _check_printf(plain: str) -> str | None:
@@ -556,25 +245,6 @@ def _check_printf(plain: str) -> str | None:
     return None
 
 
-def _reference(raw: str) -> tuple[str | None, str | None]:
-    """(key it aliases, problem) for a raw text aapt2 reads as a reference, or (None, None)."""
-    if not _REFERENCE.match(raw):
-        return None, None
-    value = raw
-    if value in ("@null", "@empty"):
-        return "", None
-    found = _STRING_REFERENCE.fullmatch(value)
-    if found:
-        return found.group(1), None
-    return None, (f"it is a reference ({value[:60]!r}) to a resource this file does not hold; "
-                  "write \\@ or \\? to start a text with @ or ?")
-
-
-def _true(attribute: str | None) -> bool:
-    """An aapt2 boolean attribute that defaults to true (`formatted`, `translatable`)."""
-    return attribute is None or attribute.strip().lower() != "false"
-
-
 def _read(data: bytes, tag: LocaleTag) -> AndroidMessages:
     file = scan(data)
     messages = AndroidMessages(tag)
@@ -585,17 +255,16 @@ def _read(data: bytes, tag: LocaleTag) -> AndroidMessages:
         key = entry.key
         line = entry.node.line
         if key in seen_lines:
-            problems.append(Problem(key, line, f"{key!r} is defined again (first on line {seen_lines[key]}); "
-                                               "the first one is used"))
+            problems.append(first_one_used(key, line, seen_lines[key]))
             continue
         seen_lines[key] = line
         attributes = entry.owner.attributes
-        formatted = _true(attributes.get("formatted"))
-        translatable = _true(attributes.get("translatable"))
+        formatted = aapt_true(attributes.get("formatted"))
+        translatable = aapt_true(attributes.get("translatable"))
         try:
             if entry.kind == "plurals":
                 forms, plains = _read_plural(file, entry.node, formatted)
-                messages._texts[key] = forms
+                messages.texts[key] = forms
                 if plains != forms:
                     messages._plain[key] = plains
             else:
@@ -603,25 +272,26 @@ def _read(data: bytes, tag: LocaleTag) -> AndroidMessages:
                 value, plain = flatten(content)
                 # aapt2 reads a reference from the text before its escapes (`\@` is not one) and
                 # only when there is no styling.
-                alias, reason = _reference(unescape(content).strip(_ASCII_SPACE)) if value == plain else (None, None)
+                alias, reason = (string_reference(unescape(content).strip(ASCII_SPACE)) if value == plain
+                                 else (None, None))
                 if reason:
-                    raise _Invalid(reason)
+                    raise Unusable(reason)
                 if alias == "":
                     value = plain = ""
                 elif alias is not None:
                     messages._aliases[key] = alias
                 elif formatted:
                     if (entry.kind == "string" and translatable and value == plain and plain.count("%") > 1
-                            and _several_unnumbered(plain)):
-                        raise _Invalid('it has several arguments, not all numbered (%1$s, %2$d); number them, '
+                            and several_unnumbered(plain)):
+                        raise Unusable('it has several arguments, not all numbered (%1$s, %2$d); number them, '
                                        'or add formatted="false"')
                     reason = _check_printf(plain)
                     if reason:
-                        raise _Invalid(reason)
-                messages._texts[key] = value
+                        raise Unusable(reason)
+                messages.texts[key] = value
                 if plain != value:
                     messages._plain[key] = plain
-        except _Invalid as invalid:
+        except Unusable as invalid:
             problems.append(Problem(key, line, f"{key!r} cannot be used: {invalid}"))
             continue
         if not formatted:
@@ -629,16 +299,16 @@ def _read(data: bytes, tag: LocaleTag) -> AndroidMessages:
         if not translatable:
             untranslatable.add(key)
         if entry.comment is not None:
-            messages._comments[key] = file.raw(entry.comment.open_end, entry.comment.close_start).strip()
+            messages.comments[key] = file.raw(entry.comment.open_end, entry.comment.close_start).strip()
     unresolved = True
     while unresolved:  # until stable: dropping one reference can leave another pointing at nothing
         unresolved = False
         for key, target in list(messages._aliases.items()):
-            if target not in messages._texts:
+            if target not in messages.texts:
                 problems.append(Problem(key, seen_lines.get(key), f"{key!r} refers to @string/{target}, which this "
                                                                   "file does not define (or cannot use)"))
                 messages._aliases.pop(key)
-                messages._texts.pop(key, None)
+                messages.texts.pop(key, None)
                 unresolved = True
     messages.untranslatable_keys = frozenset(untranslatable)
     return messages
@@ -651,41 +321,34 @@ def _read_plural(file: XmlFile, plurals: XmlNode, formatted: bool
     for quantity, item in _quantities(file, plurals):
         if quantity is None:
             written = item.attributes.get("quantity")
-            raise _Invalid(f"an <item> has the quantity {written[:20]!r}; use zero, one, two, few, many or other"
+            raise Unusable(f"an <item> has the quantity {written[:20]!r}; use zero, one, two, few, many or other"
                            if written else "an <item> has no quantity attribute")
         if any(quantity == seen for seen, _ in forms):
-            raise _Invalid(f"the quantity {quantity!r} is given twice (line {item.line})")
+            raise Unusable(f"the quantity {quantity!r} is given twice (line {item.line})")
         value, plain = flatten(file.content(item))
         if formatted:
             reason = _check_printf(plain)
             if reason:
-                raise _Invalid(f"its {quantity!r} item: {reason}")
+                raise Unusable(f"its {quantity!r} item: {reason}")
         forms.append((quantity, value))
         plains.append((quantity, plain))
     if not forms:
-        raise _Invalid("the <plurals> has no <item>")
+        raise Unusable("the <plurals> has no <item>")
     return tuple(forms), tuple(plains)
 
 
 # --- editing -------------------------------------------------------------------------------------------------
 
 
-class AndroidDocument(Document):
+class AndroidDocument(XmlDocument):
     """A values file being edited: values are aapt2's texts (markup kept), written back escaped."""
 
-    def __init__(self, data: bytes) -> None:
-        self._buffer = XmlBuffer(data)
-        _resources(self._buffer.file)
-        self._index()
+    _unreadable = "cannot be written so that aapt2 reads it back unchanged"
 
     def _index(self) -> None:
         self._entries: dict[str, _Entry] = {}
-        for entry in _entries(self._buffer.file, None):
+        for entry in _entries(self._file, None):  # raises for a root other than <resources>
             self._entries.setdefault(entry.key, entry)
-
-    @property
-    def _file(self) -> XmlFile:
-        return self._buffer.file
 
     def keys(self) -> list[str]:
         return list(self._entries)
@@ -704,7 +367,7 @@ class AndroidDocument(Document):
         return entry.node.line if entry else None
 
     def _escape(self, value: str, old_raw: str | None) -> str:
-        style = _style_of(old_raw) if old_raw else "plain"
+        style = content_style(old_raw) if old_raw else "plain"
         return android_escape(value, style, _prefixes(self._file))
 
     def set(self, key: str, value: Value) -> None:
@@ -725,10 +388,7 @@ class AndroidDocument(Document):
 
     def _content_edit(self, node: XmlNode, value: str) -> tuple[int, int, str]:
         file = self._file
-        if node.self_closing:
-            head = file.raw(node.start, node.open_end - 2).rstrip()
-            return node.start, node.end, f"{head}>{self._escape(value, None)}</{node.name}>"
-        return node.open_end, node.close_start, self._escape(value, file.content(node))
+        return content_edit(file, node, self._escape(value, None if node.self_closing else file.content(node)))
 
     def _plural_edits(self, plurals: XmlNode, forms: dict[str, str]) -> list[tuple[int, int, str]]:
         """Changed items in place; when quantities come or go, the run of items written again with
@@ -760,16 +420,12 @@ class AndroidDocument(Document):
             pieces.insert(later, (_ORDER[category], text))
         children = list(plurals.children)
         if children:
-            indent = file.indent_of(children[0].start)
-            gap = file.newline + indent if indent is not None else ""
+            gap = file.line_gap(children[0].start)
             return [(children[0].start, children[-1].end, gap.join(text for _, text in pieces))]
         gap = file.newline + self._item_indent(self._unit()) if file.indent_of(plurals.start) is not None else ""
         closing = file.newline + (file.indent_of(plurals.start) or "") if gap else ""
         items = "".join(gap + text for _, text in pieces)
-        if plurals.self_closing:
-            head = file.raw(plurals.start, plurals.open_end - 2).rstrip()
-            return [(plurals.start, plurals.end, f"{head}>{items}{closing}</plurals>")]
-        return [(plurals.open_end, plurals.close_start, items + closing)]
+        return [content_edit(file, plurals, items + closing)]
 
     def _item_text(self, item: XmlNode, value: str) -> str:
         """An <item> as written, with a new text."""
@@ -796,20 +452,10 @@ class AndroidDocument(Document):
                         return indent
         return unit * 2
 
-    def _apply(self, edits: list[tuple[int, int, str]], key: str, value: Value | None) -> None:
-        before = self._buffer.file, self._buffer.changed
-        self._buffer.replace(edits)
-        self._index()
-        if value is not None and self.get(key) != value:
-            self._buffer.file, self._buffer.changed = before
-            self._index()
-            raise ValueError(f"{key!r} cannot be written so that aapt2 reads it back unchanged")
-
     def add(self, key: str, value: Value) -> None:
         if key in self._entries:
             raise KeyError(f"{key!r} is already in the file; use set to change it")
         file = self._file
-        newline = file.newline
         array_item = _ARRAY_KEY.fullmatch(key)
         if array_item and isinstance(value, str):
             name, index = array_item.group(1), int(array_item.group(2))
@@ -819,8 +465,7 @@ class AndroidDocument(Document):
                 if index != len(items):
                     raise KeyError(f"the next item of the string-array {name!r} is {name}[{len(items)}], not {key}")
                 last = items[-1].node
-                indent = file.indent_of(last.start)
-                gap = newline + indent if indent is not None else ""
+                gap = file.line_gap(last.start)
                 self._apply([(last.end, last.end, f"{gap}<item>{self._escape(value, None)}</item>")], key, value)
                 return
             if index != 0:
@@ -867,10 +512,7 @@ class AndroidDocument(Document):
                 return line_end, line_end, newline + indent + element
             return last.end, last.end, newline + indent + element
         closing = file.indent_of(root.start) or ""
-        if root.self_closing:
-            head = file.raw(root.start, root.open_end - 2).rstrip()
-            return root.start, root.end, f"{head}>{newline}{self._unit()}{element}{newline}{closing}</{root.name}>"
-        return root.open_end, root.close_start, f"{newline}{self._unit()}{element}{newline}{closing}"
+        return content_edit(file, root, f"{newline}{self._unit()}{element}{newline}{closing}")
 
     def delete(self, key: str) -> None:
         entry = self._entries.get(key)
@@ -883,9 +525,6 @@ class AndroidDocument(Document):
             return
         owners = [entry.owner for entry in _entries(file, None) if entry.key == key]  # duplicates go too
         self._apply([(*_entry_extent(file, owner), "") for owner in owners], key, None)
-
-    def to_bytes(self) -> bytes:
-        return self._buffer.to_bytes()
 
 
 def _entry_extent(file: XmlFile, owner: XmlNode) -> tuple[int, int]:
@@ -917,8 +556,7 @@ def _blank_line(whitespace: bytes) -> bool:
 
 # --- the format ------------------------------------------------------------------------------------------------
 
-_LEGACY = {"he": "iw", "id": "in", "yi": "ji"}
-_MODERN = {legacy: modern for modern, legacy in _LEGACY.items()}
+_LEGACY = {modern: legacy for legacy, modern in LEGACY_LANGUAGES.items()}
 _NOT_LANGUAGES = frozenset({"car", "hdr"})
 """Three-letter resource qualifiers that are not languages (UI mode car, HDR screens)."""
 _LEGACY_QUALIFIER = re.compile(r"([a-z]{2,3})(?:-r([a-z]{2}))?", re.IGNORECASE)
@@ -950,8 +588,6 @@ class AndroidFormat(CatalogFormat):
     def parse_spelling(self, text: str) -> LocaleTag | None:
         """The locale of a `values-...` folder name or of its qualifier; None for `values` alone or
         for folders whose qualifier is not a locale (`values-night`, `values-fr-land`)."""
-        from parlance_i18n.locales import parse_locale
-
         qualifier = text[len("values-"):] if text.startswith("values-") else text
         if qualifier in ("values", ""):
             return None
@@ -961,13 +597,12 @@ class AndroidFormat(CatalogFormat):
             if language in _NOT_LANGUAGES:
                 return None
             region = legacy.group(2)
-            return LocaleTag(_MODERN.get(language, language), None, region.upper() if region else None)
+            return LocaleTag(LEGACY_LANGUAGES.get(language, language), None, region.upper() if region else None)
         modern = _BCP47_QUALIFIER.fullmatch(qualifier)
         if modern:
-            try:
-                parsed = parse_locale("-".join(modern.group(1).split("+")))
-            except InvalidLocale:
+            parsed = locale_or_none("-".join(modern.group(1).split("+")))
+            if parsed is None:
                 return None
-            language = _MODERN.get(parsed.language, parsed.language)
+            language = LEGACY_LANGUAGES.get(parsed.language, parsed.language)
             return LocaleTag(language, parsed.script, parsed.region, parsed.variants)
         return None

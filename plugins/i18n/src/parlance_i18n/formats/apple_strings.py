@@ -27,16 +27,23 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
-from typing import Any
 
-from parlance_i18n.formats.base import (
-    CatalogFileError,
-    CatalogFormat,
-    Document,
-    LocaleMessages,
-    Problem,
-    Value,
+from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Problem, Renderable, Value
+from parlance_i18n.formats.messages import TextMessages, later_one_used
+from parlance_i18n.formats.spelling import lproj_locale
+from parlance_i18n.formats.textedit import (
+    TextDocument,
+    back_over_line_break,
+    detect_bom,
+    escape_utf16,
+    first_line_break,
+    join_surrogates,
+    line_end,
+    line_start,
+    line_starts,
+    nearest_sibling,
+    previous_line_start,
+    upper_hex_escapes,
 )
 from parlance_i18n.locales import LocaleTag
 
@@ -54,7 +61,6 @@ _ENTRY = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"([ \t]*=[ \t]*)"([^"\\]*(?:\\.[^
 """The entry nearly every line is, matched whole; anything else goes through the general parser."""
 _ESCAPE = re.compile(r"\\(?:U([0-9A-Fa-f]{0,4})|([0-7]{1,3})|(.)|$)", re.S)
 _SIMPLE_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\n": "\n"}
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _NEWLINES = re.compile(r"\r\n|\r|\n|\u2028|\u2029")
 _USUAL_GAP = re.compile(r"((?:[ \t]*(?:\r\n|\r|\n))*)[ \t]*(/\*(?:[^*]|\*(?!/))*\*/|//[^\r\n]*)"
                         r"[ \t]*(?:\r\n|\r|\n)?[ \t]*")
@@ -111,7 +117,7 @@ class _Parser:
     def line(self, offset: int) -> int:
         """The 1-based line of `offset` (CR, LF, CRLF and the Unicode separators end lines)."""
         if self._starts is None:
-            self._starts = [0] + [match.end() for match in _NEWLINES.finditer(self.text)]
+            self._starts = line_starts(self.text, _NEWLINES)
         return bisect.bisect_right(self._starts, offset)
 
     def _parse(self) -> None:
@@ -276,23 +282,18 @@ def _unescape(body: str) -> str:
             return ""
         return _SIMPLE_ESCAPES.get(other, other)
 
-    text = _ESCAPE.sub(replace, body)
-    if _SURROGATE.search(text):  # \UD83D\UDE00 is one character, as CF builds UTF-16
-        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
+    return join_surrogates(_ESCAPE.sub(replace, body), "replace")  # \UD83D\UDE00 is one character, as CF builds UTF-16
 
 
 def _decode(data: bytes) -> tuple[str, str, bytes]:
     """(text, codec, BOM): UTF-16 when it starts with its BOM, else UTF-8 (with or without BOM)."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        codec = "utf-16-le" if data.startswith(b"\xff\xfe") else "utf-16-be"
-        bom = data[:2]
+    bom, codec = detect_bom(data)
+    if codec != "utf-8":
         try:
             return data[2:].decode(codec), codec, bom
         except UnicodeDecodeError as error:
             raise CatalogFileError(f"the file starts as UTF-16 but is not valid UTF-16 (byte {error.start + 2})"
                                    ) from None
-    bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
     try:
         text = data[len(bom):].decode("utf-8")
     except UnicodeDecodeError as error:
@@ -306,8 +307,7 @@ def _decode(data: bytes) -> tuple[str, str, bytes]:
 
 def _trailing_comment(text: str, end: int) -> str | None:
     """The comment after an entry's `;` on its line, if it has one."""
-    line_end = _NEWLINES.search(text, end)
-    tail = text[end:line_end.start() if line_end else len(text)].strip()
+    tail = text[end:line_end(text, end, _NEWLINES)].strip()
     return _comment_text(tail) if tail and _COMMENT.fullmatch(tail) else None
 
 
@@ -328,46 +328,16 @@ def _comment_text(text: str) -> str | None:
 # --- reading -------------------------------------------------------------------------------------------
 
 
-class AppleStringsMessages(LocaleMessages):
+class AppleStringsMessages(TextMessages[str]):
     """One `.strings` file's messages: texts held, compiled as Apple printf formats on first use."""
 
-    def __init__(self, texts: dict[str, str], comments: dict[str, str], problems: list[Problem]) -> None:
-        self.texts = texts
-        self.problems = problems
-        self._comments = comments
-        self._compiled: dict[str, Any] = {}
-
-    def text(self, key: str) -> Value | None:
-        return self.texts.get(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        found = self._compiled.get(key)
-        if found is not None:
-            return found
-        text = self.texts.get(key)
-        if text is None:
-            return default
+    def _compile(self, key: str, text: str) -> Renderable:
         from parlance_i18n.formats.printf import compile_printf
 
-        try:
-            found = self._compiled[key] = compile_printf(text, "apple")
-        except ValueError as error:
-            del self.texts[key]
-            self.problems.append(Problem(key, None, f"the message has {error}"))
-            return default
-        return found
+        return compile_printf(text, "apple")
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.texts)
-
-    def __len__(self) -> int:
-        return len(self.texts)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.texts
-
-    def comment(self, key: str) -> str | None:
-        return self._comments.get(key)
+    def _reason(self, key: str, error: Exception) -> str:
+        return f"the message has {error}"
 
 
 def _read(data: bytes) -> AppleStringsMessages:
@@ -383,9 +353,8 @@ def _read(data: bytes) -> AppleStringsMessages:
         key = entry.key
         earlier = starts.get(key)
         if earlier is not None:
-            problems.append(Problem(key, parser.line(earlier), f"the key is defined again on line "
-                                                               f"{parser.line(entry.start)}; the later value wins, "
-                                                               "as on Apple platforms: delete one of them"))
+            line = parser.line(entry.start)
+            problems.append(later_one_used(key, parser.line(earlier), line, "as on Apple platforms"))
             texts.pop(key, None)
             notes.pop(key, None)
         starts[key] = entry.start
@@ -408,14 +377,11 @@ def _read(data: bytes) -> AppleStringsMessages:
 # --- writing -------------------------------------------------------------------------------------------
 
 
-class AppleStringsDocument(Document):
+class AppleStringsDocument(TextDocument):
     """A `.strings` file being edited: its text, parsed again after each change."""
 
     def __init__(self, data: bytes) -> None:
-        self._data = data
-        self._text, self._codec, self._bom = _decode(data)
-        self._changed = False
-        self._parse()
+        super().__init__(data, *_decode(data))
 
     def _parse(self) -> None:
         self._parser = _Parser(self._text)
@@ -457,14 +423,15 @@ class AppleStringsDocument(Document):
         value = _text_value(key, value)
         entries = self._parser.entries
         line = f"{self._quote(key, chr(34))}{self._separator()}{self._quote(value, chr(34))};"
-        newline = self._newline()
+        newline = first_line_break(self._text, _NEWLINES)
         if not entries:
             end = len(self._text)
             ending = "" if not self._text or self._text.endswith(("\n", "\r")) else newline
             self._splice(end, end, ending + line + newline)
             return
-        after = _nearest_sibling(key, [(entry.key, entry) for entry in entries])
-        at = self._line_end(after.end)
+        after = nearest_sibling(key, [(entry.key, entry) for entry in entries])
+        assert after is not None
+        at = line_end(self._text, after.end, _NEWLINES)
         spacing = newline * 2 if self._blank_line_between_entries() else newline
         self._splice(at, at, spacing + line)
 
@@ -473,26 +440,9 @@ class AppleStringsDocument(Document):
         if not found:
             raise KeyError(f"{key!r} is not in this .strings file")
         for entry in reversed(found):  # every definition, last first so that offsets hold
-            start, end = self._entry_span(entry)
-            self._text = self._text[:start] + self._text[end:]
-            self._changed = True
-            self._parse()
-
-    def to_bytes(self) -> bytes:
-        if not self._changed:
-            return self._data
-        return self._bom + self._text.encode(self._codec)
+            self._splice(*self._entry_span(entry), "")
 
     # --- the file's style ---
-
-    def _splice(self, start: int, end: int, text: str) -> None:
-        self._text = self._text[:start] + text + self._text[end:]
-        self._changed = True
-        self._parse()
-
-    def _newline(self) -> str:
-        found = _NEWLINES.search(self._text)
-        return found.group() if found else "\n"
 
     def _separator(self) -> str:
         """What the file writes between a key and its value (` = ` or `=`), from its last entry."""
@@ -514,8 +464,7 @@ class AppleStringsDocument(Document):
 
     def _quote(self, value: str, quote: str) -> str:
         escape_non_ascii = self._text.isascii() and "\\U" in self._text  # as the file does, in its hex case
-        sample = re.search(r"\\U[0-9A-Fa-f]{0,3}[A-Fa-f]", self._text)
-        hex_format = "\\U{:04x}" if sample is not None and sample.group()[-1].islower() else "\\U{:04X}"
+        upper = upper_hex_escapes(self._text, "U")
         out = [quote]
         for char in value:
             if char == "\\" or char == quote:
@@ -523,17 +472,11 @@ class AppleStringsDocument(Document):
             elif char in "\n\r\t":
                 out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[char])
             elif char < " " or char == "\x7f" or (escape_non_ascii and not char.isascii()):
-                units = char.encode("utf-16-be", "surrogatepass")
-                out.extend(hex_format.format(int.from_bytes(units[i:i + 2], "big")) for i in range(0, len(units), 2))
+                out.append(escape_utf16(char, "U", upper))
             else:
                 out.append(char)
         out.append(quote)
         return "".join(out)
-
-    def _line_end(self, pos: int) -> int:
-        """The end of the line `pos` is on (before its line break), past a trailing comment."""
-        found = _NEWLINES.search(self._text, pos)
-        return found.start() if found else len(self._text)
 
     def _entry_span(self, entry: _Entry) -> tuple[int, int]:
         """What deleting `entry` removes: its whole lines (with its comment above, unless that comment
@@ -541,8 +484,8 @@ class AppleStringsDocument(Document):
         entries with blank lines, one goes along, so that the spacing stays even."""
         text = self._text
         start = entry.comment[0] if entry.comment and self._owns_comment(entry) else entry.start
-        first = _line_start(text, start)
-        last_end = self._line_end(entry.end)
+        first = line_start(text, start)
+        last_end = line_end(text, entry.end, _NEWLINES)
         tail = text[entry.end:last_end].strip()
         if text[first:start].strip() or (tail and not _COMMENT.fullmatch(tail)):  # it shares a line
             end = entry.end
@@ -551,15 +494,15 @@ class AppleStringsDocument(Document):
             return start, end
         newline = _NEWLINES.match(text, last_end)
         end = newline.end() if newline else last_end
-        blank_before = first > 0 and not text[_previous_line_start(text, first):first].strip()
+        blank_before = first > 0 and not text[previous_line_start(text, first):first].strip()
         after = _NEWLINES.search(text, end)
         blank_after = end < len(text) and after is not None and not text[end:after.start()].strip()
         if blank_after and (blank_before or not first):
             end = after.end()  # type: ignore[union-attr]
         elif end >= len(text) and blank_before:
-            first = _previous_line_start(text, first)
+            first = previous_line_start(text, first)
         if end >= len(text) and newline is None and first > 0:  # the file ends without a line break: keep it so
-            first -= 2 if text[:first].endswith("\r\n") else 1
+            first = back_over_line_break(text, first)
         return first, end
 
     def _owns_comment(self, entry: _Entry) -> bool:
@@ -568,9 +511,9 @@ class AppleStringsDocument(Document):
         of that run does."""
         assert entry.comment is not None
         text = self._text
-        first = _line_start(text, entry.comment[0])
-        after_blank = first == 0 or not text[_previous_line_start(text, first):first].strip()
-        newline = _NEWLINES.match(text, self._line_end(entry.end))
+        first = line_start(text, entry.comment[0])
+        after_blank = first == 0 or not text[previous_line_start(text, first):first].strip()
+        newline = _NEWLINES.match(text, line_end(text, entry.end, _NEWLINES))
         if newline is None or not after_blank:
             return True
         following = _NEWLINES.search(text, newline.end())
@@ -578,39 +521,11 @@ class AppleStringsDocument(Document):
         return not (next_line.startswith(('"', "'")) or _UNQUOTED.match(next_line))
 
 
-def _line_start(text: str, pos: int) -> int:
-    """Where the line holding `pos` starts."""
-    return max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
-
-
-def _previous_line_start(text: str, start: int) -> int:
-    """Where the line before the one starting at `start` starts (a CRLF is one line break)."""
-    before = start - 1
-    if before > 0 and text[before] == "\n" and text[before - 1] == "\r":
-        before -= 1
-    return _line_start(text, before)
-
-
 def _text_value(key: str, value: Value) -> str:
     if not isinstance(value, str):
         raise TypeError(f"a .strings message is text (plurals go in a .stringsdict); got {type(value).__name__} "
                         f"for {key!r}")
     return value
-
-
-def _nearest_sibling(key: str, entries: list[tuple[str, _Entry]]) -> _Entry:
-    """The entry a new `key` goes after: the last of those sharing most of its leading dotted
-    segments (`cart.total` after the last `cart.` key), else the last entry."""
-    segments = key.split(".")
-    best, best_shared = entries[-1][1], 0
-    for other, entry in entries:
-        parts = other.split(".")
-        shared = 0
-        while shared < min(len(parts), len(segments)) and parts[shared] == segments[shared]:
-            shared += 1
-        if shared and shared >= best_shared:
-            best, best_shared = entry, shared
-    return best
 
 
 # --- the format ----------------------------------------------------------------------------------------
@@ -622,10 +537,10 @@ class AppleStringsFormat(CatalogFormat):
     name = "apple-strings"
     suffixes = (".strings",)
 
-    def read(self, data: bytes, tag: LocaleTag) -> LocaleMessages:
+    def read(self, data: bytes, tag: LocaleTag) -> AppleStringsMessages:
         return _read(data)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> Document:
+    def edit(self, data: bytes, tag: LocaleTag) -> AppleStringsDocument:
         return AppleStringsDocument(data)
 
     def locale_spelling(self, tag: LocaleTag) -> str:
@@ -634,8 +549,5 @@ class AppleStringsFormat(CatalogFormat):
 
     def parse_spelling(self, text: str) -> LocaleTag | None:
         """`pt-BR`, `zh-Hans`, `pt_BR` (older projects), `English` (oldest); `Base` is no locale."""
-        if text.endswith(".lproj"):
-            text = text[: -len(".lproj")]
-        if text == "Base":
-            return None
-        return super().parse_spelling(_LEGACY_FOLDERS.get(text, text))
+        name = text.removesuffix(".lproj")
+        return lproj_locale(_LEGACY_FOLDERS.get(name, name))

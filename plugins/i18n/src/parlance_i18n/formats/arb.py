@@ -17,15 +17,15 @@ message goes after the last entry of the file.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
-from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Document, LocaleMessages, Problem, Value
-from parlance_i18n.formats.icu_json import IcuMessages, check_icu, duplicate_problems
+from parlance_i18n.formats.base import CatalogFormat, Document, Value
+from parlance_i18n.formats.icu_json import IcuMessages, check_icu, one_string, read_problems
 from parlance_i18n.formats.jsontext import JsonDocument, Path
+from parlance_i18n.formats.messages import Relabeled
 from parlance_i18n.icu_syntax import parse
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.messageformat import Message, MessageSyntaxError, PluralUse, compile_message
+from parlance_i18n.messageformat import MessageSyntaxError, compile_message
 from parlance_i18n.plurals import PluralRules, plural_rules
 
 __all__ = ["ArbDocument", "ArbFormat", "compile_arb"]
@@ -33,33 +33,12 @@ __all__ = ["ArbDocument", "ArbFormat", "compile_arb"]
 _SNIFF = re.compile(rb'"@@locale"\s*:|"@[A-Za-z_][\w.]*"\s*:\s*\{')
 
 
-class _ArbMessage:
-    """An ICU message whose apostrophes are plain text (Flutter's default): compiled with each one
-    doubled, shown as written."""
-
-    __slots__ = ("source", "_message")
-
-    def __init__(self, source: str, message: Message) -> None:
-        self.source = source
-        self._message = message
-
-    def render(self, values: Mapping[str, Any] | None, limit: int) -> str:
-        return self._message.render(values, limit)
-
-    @property
-    def arguments(self) -> frozenset[str]:
-        return self._message.arguments
-
-    @property
-    def plurals(self) -> tuple[PluralUse, ...]:
-        return self._message.plurals
-
-
 def compile_arb(text: str, rules: PluralRules, shared: dict[Any, Any] | None = None) -> Any:
     """Compile an ARB message (raises MessageSyntaxError, with positions in `text`, when invalid)."""
     if "'" not in text:
         return compile_message(text, rules, shared)
-    return _ArbMessage(text, compile_message(text.replace("'", "''"), rules, shared))
+    # Flutter's apostrophes are plain text: compiled with each one doubled, shown as written
+    return Relabeled(text, compile_message(text.replace("'", "''"), rules, shared))
 
 
 def _check_arb(text: str) -> str | None:
@@ -77,40 +56,40 @@ def _check_arb(text: str) -> str | None:
     return None
 
 
+def _one_string(value: Value) -> str:
+    return one_string(value, "an ARB message", "one{...} other{...}")
+
+
 class ArbFormat(CatalogFormat):
     """Flutter Application Resource Bundle: flat ICU messages with `@key` metadata."""
 
     name = "arb"
     suffixes = (".arb",)
 
-    def read(self, data: bytes, tag: LocaleTag) -> LocaleMessages:
+    def read(self, data: bytes, tag: LocaleTag) -> IcuMessages:
         document = JsonDocument(data)
-        root = document.value_at(())
-        if not isinstance(root, dict):
-            raise CatalogFileError('an ARB file is one JSON object ({"@@locale": "en", "title": "..."})', 1)
+        root = document.object_root('an ARB file is one JSON object ({"@@locale": "en", "title": "..."})')
         rules = plural_rules(tag)
         texts: dict[str, str] = {}
         comments: dict[str, str] = {}
-        pending: list[tuple[str, str]] = []
+        pending: list[tuple[str, Path, str]] = []
         for key, value in root.items():
             if key.startswith("@"):
                 continue
             if not isinstance(value, str):
-                pending.append((key, "an ARB message is a string; metadata goes in an '@" + key + "' entry"))
+                pending.append((key, (key,), "an ARB message is a string; metadata goes in an '@" + key + "' entry"))
                 continue
             reason = _check_arb(value)
             if reason is not None:
-                pending.append((key, reason))
+                pending.append((key, (key,), reason))
                 continue
             texts[key] = value
             metadata = root.get("@" + key)
             if isinstance(metadata, dict) and isinstance(metadata.get("description"), str):
                 comments[key] = metadata["description"]
-        problems = duplicate_problems(document, ".".join)
-        problems.extend(Problem(key, document.line_of((key,)), reason) for key, reason in pending)
-        return IcuMessages(texts, comments, problems, rules, compile_arb)
+        return IcuMessages(texts, comments, read_problems(document, pending), rules, compile_arb)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> Document:
+    def edit(self, data: bytes, tag: LocaleTag) -> ArbDocument:
         return ArbDocument(data)
 
     def sniff(self, head: bytes) -> bool:
@@ -122,9 +101,7 @@ class ArbDocument(Document):
 
     def __init__(self, data: bytes) -> None:
         self._json = JsonDocument(data)
-        root = self._json.value_at(())
-        if not isinstance(root, dict):
-            raise CatalogFileError("an ARB file is one JSON object", 1)
+        root = self._json.object_root("an ARB file is one JSON object")
         self._keys = [key for key, value in root.items() if not key.startswith("@") and isinstance(value, str)]
 
     def keys(self) -> list[str]:
@@ -140,12 +117,12 @@ class ArbDocument(Document):
     def set(self, key: str, value: Value) -> None:
         if key not in self._keys:
             raise KeyError(key)
-        self._json.set_string((key,), _text(value))
+        self._json.set_string((key,), _one_string(value))
 
     def add(self, key: str, value: Value) -> None:
         if key in self._keys or key.startswith("@") or self._json.value_at((key,)) is not None:
             raise KeyError(key)
-        self._json.add_string((key,), _text(value))
+        self._json.add_string((key,), _one_string(value))
         self._keys.append(key)
 
     def delete(self, key: str) -> None:
@@ -159,10 +136,3 @@ class ArbDocument(Document):
 
     def to_bytes(self) -> bytes:
         return self._json.to_bytes()
-
-
-def _text(value: Value) -> str:
-    if not isinstance(value, str):
-        raise TypeError("an ARB message is one string: write plural forms inside it as "
-                        "{count, plural, one{...} other{...}}")
-    return value

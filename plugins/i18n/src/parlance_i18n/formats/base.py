@@ -188,9 +188,6 @@ class CatalogFormat(ABC):
 
     def parse_spelling(self, text: str) -> LocaleTag | None:
         """The locale a path segment spells in this format's convention, or None when it is not one."""
-        from parlance_i18n.locales import parse_locale
+        from parlance_i18n.formats.spelling import locale_or_none
 
-        try:
-            return parse_locale(text)
-        except I18nError:
-            return None
+        return locale_or_none(text)

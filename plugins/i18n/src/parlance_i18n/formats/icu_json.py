@@ -24,22 +24,15 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from parlance_i18n.formats.base import (
-    CatalogFileError,
-    CatalogFormat,
-    Document,
-    LocaleMessages,
-    Problem,
-    Renderable,
-    Value,
-)
+from parlance_i18n.formats.base import CatalogFormat, Document, Problem, Renderable, Value
 from parlance_i18n.formats.jsontext import JsonDocument, Path
-from parlance_i18n.locales import LocaleTag
+from parlance_i18n.formats.messages import TextMessages
 from parlance_i18n.icu_syntax import parse
+from parlance_i18n.locales import LocaleTag
 from parlance_i18n.messageformat import MessageSyntaxError, compile_message
 from parlance_i18n.plurals import PluralRules, plural_rules
 
-__all__ = ["IcuJsonDocument", "IcuJsonFormat", "IcuMessages", "check_icu", "duplicate_problems"]
+__all__ = ["IcuJsonDocument", "IcuJsonFormat", "IcuMessages", "check_icu", "one_string", "read_problems"]
 
 _NAMES_ONLY = re.compile(r"[^{}']*(?:\{[\w.\-]+\}[^{}']*)*")
 """Text with only `{name}` arguments and no apostrophe: valid ICU without a parse."""
@@ -54,61 +47,43 @@ def check_icu(text: str) -> str | None:
     try:
         parse(text)  # the syntax alone: half the cost of compiling, and compiling is left for first use
     except MessageSyntaxError as error:
-        return f"not a valid ICU message at position {error.position}: {error.problem}"
+        return _syntax_reason(error)
     return None
 
 
-def duplicate_problems(document: JsonDocument, key_of: Callable[[Path], str]) -> list[Problem]:
-    """A Problem for each ignored occurrence of a key written twice in one object."""
-    return [Problem(key_of(path), line, f"the key {key_of(path)!r} is written again later in the same object; "
-                                        "the last one is used (as JSON.parse does), so this one is ignored: "
-                                        "remove one of them")
-            for path, line in document.duplicates()]
+def _syntax_reason(error: MessageSyntaxError) -> str:
+    return f"not a valid ICU message at position {error.position}: {error.problem}"
 
 
-class IcuMessages(LocaleMessages):
+def read_problems(document: JsonDocument, pending: list[tuple[str, Path, str]]) -> list[Problem]:
+    """The problems of a file of dot-keyed messages: each ignored occurrence of a key written twice in
+    one object, then each message left out, as (key, path, reason), with the line of its path."""
+    problems = [Problem(".".join(path), line, f"the key {'.'.join(path)!r} is written again later in the same "
+                                              "object; the last one is used (as JSON.parse does), so this one is "
+                                              "ignored: remove one of them")
+                for path, line in document.duplicates()]
+    problems.extend(Problem(key, document.line_of(path), reason) for key, path, reason in pending)
+    return problems
+
+
+class IcuMessages(TextMessages[str]):
     """One locale's ICU messages: texts kept as read, each compiled on first `get` and cached."""
+
+    rejected = (MessageSyntaxError,)
 
     def __init__(self, texts: dict[str, str], comments: dict[str, str], problems: list[Problem], rules: PluralRules,
                  compile: Callable[[str, PluralRules, dict[Any, Any]], Renderable] | None = None) -> None:
-        self.texts = texts
-        self.problems = problems
-        self._comments = comments
+        super().__init__(texts, comments, problems)
         self._rules = rules
-        self._compile = compile or compile_message
-        self._compiled: dict[str, Renderable] = {}
+        self._compile_text = compile or compile_message
         self._shared: dict[Any, Any] = {}  # pieces the messages have in common, made once
 
-    def text(self, key: str) -> Value | None:
-        return self.texts.get(key)
+    def _compile(self, key: str, text: str) -> Renderable:
+        return self._compile_text(text, self._rules, self._shared)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        found = self._compiled.get(key)
-        if found is not None:
-            return found
-        text = self.texts.get(key)
-        if text is None:
-            return default
-        try:
-            found = self._compiled[key] = self._compile(text, self._rules, self._shared)
-        except MessageSyntaxError as error:  # checked when read; kept here so a stricter engine cannot raise
-            del self.texts[key]
-            self.problems.append(Problem(key, None, f"not a valid ICU message at position {error.position}: "
-                                                    f"{error.problem}"))
-            return default
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.texts)
-
-    def __len__(self) -> int:
-        return len(self.texts)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.texts
-
-    def comment(self, key: str) -> str | None:
-        return self._comments.get(key)
+    def _reason(self, key: str, error: Exception) -> str:
+        assert isinstance(error, MessageSyntaxError)
+        return _syntax_reason(error)
 
 
 class IcuJsonFormat(CatalogFormat):
@@ -117,21 +92,17 @@ class IcuJsonFormat(CatalogFormat):
     name = "icu-json"
     suffixes = (".json",)
 
-    def read(self, data: bytes, tag: LocaleTag) -> LocaleMessages:
+    def read(self, data: bytes, tag: LocaleTag) -> IcuMessages:
         document = JsonDocument(data)
-        root = document.value_at(())
-        if not isinstance(root, dict):
-            raise CatalogFileError("an icu-json catalog is one JSON object of messages "
-                                   '({"greeting": "Hello {name}"}), not a list or a single value', 1)
+        root = document.object_root('an icu-json catalog is one JSON object of messages '
+                                    '({"greeting": "Hello {name}"}), not a list or a single value')
         texts: dict[str, str] = {}
         comments: dict[str, str] = {}
         pending: list[tuple[str, Path, str]] = []  # (key, path, reason): lines are looked up once, at the end
         _read_object(root, "", (), texts, comments, pending)
-        problems = duplicate_problems(document, ".".join)
-        problems.extend(Problem(key, document.line_of(path), reason) for key, path, reason in pending)
-        return IcuMessages(texts, comments, problems, plural_rules(tag))
+        return IcuMessages(texts, comments, read_problems(document, pending), plural_rules(tag))
 
-    def edit(self, data: bytes, tag: LocaleTag) -> Document:
+    def edit(self, data: bytes, tag: LocaleTag) -> IcuJsonDocument:
         return IcuJsonDocument(data)
 
     def sniff(self, head: bytes) -> bool:
@@ -216,9 +187,7 @@ class IcuJsonDocument(Document):
 
     def __init__(self, data: bytes) -> None:
         self._json = JsonDocument(data)
-        root = self._json.value_at(())
-        if not isinstance(root, dict):
-            raise CatalogFileError("an icu-json catalog is one JSON object of messages", 1)
+        root = self._json.object_root("an icu-json catalog is one JSON object of messages")
         # key -> (the entry's path, the path of its text): equal but for the extracted shape
         self._paths: dict[str, tuple[Path, Path]] = {}
         extracted = plain = 0
@@ -251,12 +220,12 @@ class IcuJsonDocument(Document):
         paths = self._paths.get(key)
         if paths is None:
             raise KeyError(key)
-        self._json.set_string(paths[1], _text(value))
+        self._json.set_string(paths[1], one_string(value))
 
     def add(self, key: str, value: Value) -> None:
         if key in self._paths:
             raise KeyError(key)
-        text = _text(value)
+        text = one_string(value)
         path: Path = tuple(key.split(".")) if self._nested else (key,)
         for candidate in (path, (key,)):  # a nested path blocked by a message there: the flat key
             target = (*candidate, _MESSAGE_FIELD) if self._extracted else candidate
@@ -278,8 +247,8 @@ class IcuJsonDocument(Document):
         return self._json.to_bytes()
 
 
-def _text(value: Value) -> str:
+def one_string(value: Value, what: str = "an icu-json message", plural: str = "one {...} other {...}") -> str:
+    """`value`, the one string an ICU message is (`what`); TypeError when plural forms come apart, as a dict."""
     if not isinstance(value, str):
-        raise TypeError("an icu-json message is one string: write plural forms inside it as "
-                        "{count, plural, one {...} other {...}}")
+        raise TypeError(f"{what} is one string: write plural forms inside it as {{count, plural, {plural}}}")
     return value

@@ -28,12 +28,13 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Callable
 from json import decoder as _json_decoder
 from json.decoder import JSONDecodeError
-from collections.abc import Callable
 from typing import Any
 
 from parlance_i18n.formats.base import CatalogFileError
+from parlance_i18n.formats.textedit import detect_bom
 
 __all__ = ["JsonDocument", "Path"]
 
@@ -55,7 +56,6 @@ _LOWER_HEX = re.compile(r"\\u[0-9a-fA-F]{0,3}[a-f]")
 _JSON_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
-_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 # Both in C: a string's decoded text and end from after its opening quote; one JSON value from an offset.
 _scanstring: Callable[[str, int, bool], tuple[str, int]] = _json_decoder.scanstring  # type: ignore[attr-defined]
 _scan_value: Callable[[str, int], tuple[Any, int]] = _json_decoder.JSONDecoder().scan_once  # type: ignore[attr-defined]
@@ -126,6 +126,14 @@ class JsonDocument:
         found: list[tuple[Path, str]] = []
         _collect_leaves(self._values, (), found)
         return found
+
+    def object_root(self, shape: str) -> dict[str, Any]:
+        """The file's top-level object; CatalogFileError (line 1) saying what the format's file is,
+        `shape`, when the file holds an array or a single value instead."""
+        root = self.value_at(())
+        if not isinstance(root, dict):
+            raise CatalogFileError(shape, 1)
+        return root
 
     def value_at(self, path: Path) -> object | None:
         """The decoded value at `path` (str, dict, list, number, bool), or None when absent or null."""
@@ -417,7 +425,7 @@ def _collect_leaves(value: Any, path: Path, found: list[tuple[Path, str]]) -> No
 
 def _decode(data: bytes) -> tuple[bytes, str, str]:
     """(BOM, codec, text) of a JSON file: UTF-8 with or without a BOM, or UTF-16 with one."""
-    bom, codec = next(((bom, codec) for bom, codec in _BOMS if data.startswith(bom)), (b"", "utf-8"))
+    bom, codec = detect_bom(data)
     try:
         text = data[len(bom):].decode(codec)
     except UnicodeDecodeError as error:

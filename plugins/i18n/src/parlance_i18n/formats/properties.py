@@ -16,52 +16,35 @@ Where Java and this reader part, on purpose:
   then finds. That entry is reported and left out, as Java would leave it unreachable; the Document
   keeps the BOM and edits the key as it reads.
 
-Java applies MessageFormat only when the application calls it, which applications do for messages
-that take arguments (Spring's `MessageSource` with `alwaysUseMessageFormat=false` returns a message
-as written when it is given none). So here a message without `{` is plain and returned as written
-(`Don''t` keeps both apostrophes, `It's` its one), and a message with `{` is a pattern (`''` is one
-apostrophe, a lone `'` quotes what follows, as in Java: `It's {0}` prints `Its {0}`). Patterns are
-validated when the file is read (unmatched braces, a bad argument index, an unknown type, a broken
-choice, number or date pattern: the message is reported and skipped) and formatted like
-`new MessageFormat(pattern, locale).format(arguments)`. Arguments are positional and 0-based:
-`{0}` is `values["0"]`. What Java does with them, and what it cannot do with JSON values:
-
-- a missing argument prints `{N}`, as MessageFormat prints an index past the arguments it was given;
-  a null prints `null`;
-- `{N}` with a number prints it in the locale's decimal format (grouping, at most three fraction
-  digits, half-even rounding of the exact binary value); a string prints as it is;
-- `number`, `choice`, `date` and `time` need a number (Java throws for a string); here a string that
-  spells a decimal number is taken as one, and a date or time also accepts an ISO 8601 string (a
-  number is milliseconds since 1970, as for `java.util.Date`). Anything else prints the argument's
-  own text, as written. Dates are formatted in UTC with Babel's CLDR data, which is newer than Java
-  17's: English times use a narrow no-break space before AM/PM, as Java 20 and later do;
-- `number,currency` uses the currency of the locale's region, or of its likely region where Java,
-  given a locale without a region, prints the generic sign `¤`.
+Messages are `java.text.MessageFormat` patterns, compiled and rendered by `java_messageformat`
+(arguments by 0-based position, `{0}` is `values["0"]`): a message with `{` is checked when the
+file is read, and one MessageFormat rejects is reported and skipped; a message without `{` is plain
+text, returned as written, as Java returns it when an application asks for it without arguments.
 
 `locale_spelling` is Java's bundle suffix: `pt_BR`, `zh_Hant_TW` (`messages_pt_BR.properties`).
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterator, Mapping
-from datetime import UTC, datetime
-from decimal import Decimal
-from typing import Any
 
-from parlance_i18n.formats.base import (
-    CatalogFileError,
-    CatalogFormat,
-    Document,
-    LocaleMessages,
-    Problem,
-    Value,
+from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Problem, Renderable, Value
+from parlance_i18n.formats.java_messageformat import check_pattern, compile_java_message
+from parlance_i18n.formats.messages import TextMessages, later_one_used
+from parlance_i18n.formats.spelling import LEGACY_LANGUAGES
+from parlance_i18n.formats.textedit import (
+    TextDocument,
+    back_over_line_break,
+    escape_utf16,
+    first_line_break,
+    join_surrogates,
+    line_starts,
+    nearest_sibling,
+    upper_hex_escapes,
 )
-from parlance_i18n.locales import LocaleTag, babel_locale, likely_region
-from parlance_i18n.messageformat import PluralUse
+from parlance_i18n.locales import LocaleTag
 
-__all__ = ["JavaMessage", "PropertiesFormat", "compile_java_message"]
+__all__ = ["PropertiesDocument", "PropertiesFormat", "PropertiesMessages"]
 
 _BOM = "\ufeff"
 _LINES = re.compile(r"(\r\n|\r|\n)")
@@ -70,11 +53,6 @@ _KEY_VALUE = re.compile(r"((?:[^\\=: \t\f]|\\.|\\$)*)([ \t\f]*(?:[=:][ \t\f]*)?)
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|(u)|(.)|$)", re.S)
 _CONTROL = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 _TRAILING_BACKSLASHES = re.compile(r"\\+$")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_SIMPLE_PATTERN = re.compile(
-    r"(?:[^{}']|\{[0-9]{1,9}(?:,(?:number|date|time)(?:,(?:integer|percent|currency|short|medium|long|full))?)?\})*")
-"""Patterns that are certainly valid (no quote, simple arguments): reading checks them without parsing."""
-_LEGACY_LANGUAGES = {"iw": "he", "in": "id", "ji": "yi"}
 _U_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
 
 
@@ -97,18 +75,18 @@ class _Entry:
         self.end = end
 
 
-def _decode(data: bytes) -> tuple[str, str, bool]:
-    """(text without BOM, encoding, had a UTF-8 BOM): UTF-8 when valid, else ISO-8859-1 (Java 9+)."""
+def _decode(data: bytes) -> tuple[str, str, bytes]:
+    """(text without BOM, encoding, its UTF-8 BOM or b""): UTF-8 when valid, else ISO-8859-1 (Java 9+)."""
     if b"\x00" in data:
         raise CatalogFileError("the file holds NUL bytes, so it is UTF-16 or binary rather than a .properties "
                                "file (Java reads UTF-8 or ISO-8859-1): save it as UTF-8")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1", False
+        return data.decode("latin-1"), "latin-1", b""
     if text.startswith(_BOM):
-        return text[1:], "utf-8", True
-    return text, "utf-8", False
+        return text[1:], "utf-8", _BOM.encode()
+    return text, "utf-8", b""
 
 
 def _scan(text: str, spans: bool) -> tuple[list[_Entry], list[str], set[int]]:
@@ -222,10 +200,7 @@ def _unescape(raw: str) -> str:
             return ""
         return _CONTROL.get(other, other)
 
-    text = _ESCAPE.sub(replace, raw)
-    if _SURROGATE.search(text):  # \uD83D\uDE00 is one character in Java
-        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
-    return text
+    return join_surrogates(_ESCAPE.sub(replace, raw), "surrogatepass")  # \uD83D\uDE00 is one character in Java
 
 
 def _comment_above(contents: list[str], comments: set[int], first: int) -> list[int]:
@@ -252,46 +227,19 @@ def _comment_text(contents: list[str], lines: list[int]) -> str | None:
 # --- reading -------------------------------------------------------------------------------------------
 
 
-class PropertiesMessages(LocaleMessages):
+class PropertiesMessages(TextMessages[str]):
     """One `.properties` file's messages: texts held, compiled into `JavaMessage`s on first use."""
 
     def __init__(self, texts: dict[str, str], comments: dict[str, str], problems: list[Problem],
                  tag: LocaleTag) -> None:
-        self.texts = texts
-        self.problems = problems
-        self._comments = comments
+        super().__init__(texts, comments, problems)
         self._tag = tag
-        self._compiled: dict[str, JavaMessage] = {}
 
-    def text(self, key: str) -> Value | None:
-        return self.texts.get(key)
+    def _compile(self, key: str, text: str) -> Renderable:
+        return compile_java_message(text, self._tag)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        found = self._compiled.get(key)
-        if found is not None:
-            return found
-        text = self.texts.get(key)
-        if text is None:
-            return default
-        try:
-            found = self._compiled[key] = compile_java_message(text, self._tag)
-        except ValueError as error:  # validated when read; kept for texts that reach here otherwise
-            del self.texts[key]
-            self.problems.append(Problem(key, None, f"the message {error}"))
-            return default
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.texts)
-
-    def __len__(self) -> int:
-        return len(self.texts)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.texts
-
-    def comment(self, key: str) -> str | None:
-        return self._comments.get(key)
+    def _reason(self, key: str, error: Exception) -> str:
+        return f"the message {error}"
 
 
 def _read(data: bytes, tag: LocaleTag) -> PropertiesMessages:
@@ -316,15 +264,13 @@ def _read(data: bytes, tag: LocaleTag) -> PropertiesMessages:
             continue
         earlier = lines.get(key)
         if earlier is not None:
-            problems.append(Problem(key, earlier, f"the key is defined again on line {line}; the later "
-                                                  "value wins, as in java.util.Properties: delete one of them"))
+            problems.append(later_one_used(key, earlier, line, "as in java.util.Properties"))
             texts.pop(key, None)  # the later value takes the earlier one's place in file order
             notes.pop(key, None)
         lines[key] = line
         if "{" in value:
             try:
-                if not _SIMPLE_PATTERN.fullmatch(value):  # validated now to be reported; compiled when used
-                    _parse_pattern(value, tag)
+                check_pattern(value, tag)  # validated now to be reported; compiled when used
             except ValueError as error:
                 problems.append(Problem(key, line, f"the message {error}"))
                 continue
@@ -339,391 +285,6 @@ def _read(data: bytes, tag: LocaleTag) -> PropertiesMessages:
     return PropertiesMessages(texts, notes, problems, tag)
 
 
-# --- java.text.MessageFormat ---------------------------------------------------------------------------
-#
-# A pattern compiles into a tuple of parts: literal strings and elements. An element is a tuple
-# (index, kind, style, source): kind None ({0}), "number" (style None, "integer", "percent",
-# "currency" or a DecimalFormat pattern), "date"/"time" (a length or a SimpleDateFormat pattern), or
-# "choice" (style: (limits, texts), a text being a str or, when it has a `{`, a compiled pattern).
-
-_INDEX = re.compile(r"[+-]?\d+")
-_JAVA_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?)", re.A)
-_DATE_LETTERS = frozenset("GyMdkHmsSEDFwWahKzZYuXL")
-_LENGTHS = ("short", "medium", "long", "full")
-_INT_MAX = 2**31 - 1
-_ELEMENT_TYPES = ("", "number", "date", "time", "choice")
-_NUMBER_STYLES = ("", "currency", "percent", "integer")
-
-
-def _keyword(text: str, choices: tuple[str, ...]) -> str | None:
-    """`MessageFormat.findKeyword`: exact, else trimmed (of chars <= U+0020) and lower-cased."""
-    if text in choices:
-        return text
-    trimmed = _java_trim(text).lower()
-    return trimmed if trimmed in choices else None
-
-
-def _java_trim(text: str) -> str:
-    start, end = 0, len(text)
-    while start < end and text[start] <= " ":
-        start += 1
-    while end > start and text[end - 1] <= " ":
-        end -= 1
-    return text[start:end]
-
-
-def _parse_pattern(pattern: str, locale_tag: LocaleTag) -> tuple[Any, ...]:
-    """`MessageFormat.applyPattern`: the parts of `pattern`; ValueError (a sentence) when Java throws."""
-    parts: list[Any] = []
-    raw: list[str] = []
-    segments: list[list[str]] = [[], [], [], []]
-    part = 0
-    in_quote = False
-    braces = 0
-    start = 0
-    length = len(pattern)
-    i = 0
-    while i < length:
-        char = pattern[i]
-        if part == 0:
-            if char == "'":
-                if i + 1 < length and pattern[i + 1] == "'":
-                    raw.append("'")
-                    i += 1
-                else:
-                    in_quote = not in_quote
-            elif char == "{" and not in_quote:
-                part = 1
-                start = i
-                segments = [[], [], [], []]
-            else:
-                raw.append(char)
-        elif in_quote:  # quotes inside an element are kept for its style (a choice unquotes its texts)
-            segments[part].append(char)
-            if char == "'":
-                in_quote = False
-        elif char == ",":
-            if part < 3:
-                part += 1
-            else:
-                segments[part].append(char)
-        elif char == "{":
-            braces += 1
-            segments[part].append(char)
-        elif char == "}":
-            if braces == 0:
-                part = 0
-                if raw:
-                    parts.append("".join(raw))
-                    raw = []
-                parts.append(_element(["".join(s) for s in segments], pattern[start:i + 1], locale_tag))
-            else:
-                braces -= 1
-                segments[part].append(char)
-        elif char == " ":
-            if part != 2 or segments[2]:  # spaces before the type are skipped
-                segments[part].append(char)
-        else:
-            if char == "'":
-                in_quote = True
-            segments[part].append(char)
-        i += 1
-    if braces == 0 and part != 0:
-        raise ValueError("has an unmatched brace: MessageFormat rejects it; close the argument with } or "
-                         "quote a literal brace as '{'")
-    # With braces still open inside an argument, Java silently drops that argument: so do we.
-    if raw:
-        parts.append("".join(raw))
-    return tuple(parts)
-
-
-def _element(segments: list[str], source: str, locale_tag: LocaleTag) -> tuple[Any, ...]:
-    """`MessageFormat.makeFormat` for one `{index,type,style}`."""
-    index_text, type_text, style = segments[1], segments[2], segments[3]
-    if len(index_text) > 12 or not _INDEX.fullmatch(index_text) or abs(int(index_text)) > _INT_MAX:
-        shown = index_text if len(index_text) <= 20 else index_text[:20] + "..."
-        raise ValueError(f"has an argument {{{shown}}} that is not a number: MessageFormat arguments are "
-                         "0-based positions such as {0}")
-    index = int(index_text)
-    if index < 0:
-        raise ValueError(f"has a negative argument number {index}: MessageFormat arguments are 0-based")
-    if not type_text:
-        return (index, None, None, source)
-    kind = _keyword(type_text, _ELEMENT_TYPES)
-    if kind is None:
-        shown = type_text if len(type_text) <= 20 else type_text[:20] + "..."
-        raise ValueError(f"has an unknown format type {shown!r}: use number, date, time or choice")
-    if kind == "":
-        return (index, None, None, source)
-    if kind == "number":
-        keyword = _keyword(style, _NUMBER_STYLES)
-        if keyword is None:
-            _check_decimal_pattern(style)
-            return (index, "number", style, source)
-        return (index, "number", keyword or None, source)
-    if kind in ("date", "time"):
-        keyword = _keyword(style, ("", *_LENGTHS))
-        if keyword is None:
-            _check_date_pattern(style)
-            return (index, kind, style, source)
-        return (index, kind, keyword or "medium", source)
-    return (index, "choice", _parse_choice(style, locale_tag), source)
-
-
-def _parse_choice(pattern: str, locale_tag: LocaleTag) -> tuple[tuple[float, ...], tuple[Any, ...]]:
-    """`ChoiceFormat.applyPattern`, then each text with a `{` compiled as MessageFormat does when it
-    formats the choice (Java finds a broken one only then; here it is found when the file is read)."""
-    limits: list[float] = []
-    texts: list[str] = []
-    segments: list[list[str]] = [[], []]
-    part = 0
-    start = 0.0
-    previous = math.nan
-    in_quote = False
-    i = 0
-    length = len(pattern)
-    broken = "has a choice that MessageFormat rejects: write limit#text|limit<text, limits ascending"
-    while i < length:
-        char = pattern[i]
-        if char == "'":
-            if i + 1 < length and pattern[i + 1] == "'":
-                segments[part].append(char)
-                i += 1
-            else:
-                in_quote = not in_quote
-        elif in_quote:
-            segments[part].append(char)
-        elif char in "<#\u2264":
-            number = "".join(segments[0])
-            if not number:
-                raise ValueError(broken + " (a # or < inside a text must be quoted: '#')")
-            if number == "\u221e":
-                start = math.inf
-            elif number == "-\u221e":
-                start = -math.inf
-            else:
-                trimmed = _java_trim(number)
-                if not _JAVA_DOUBLE.fullmatch(trimmed):
-                    raise ValueError(broken)
-                start = float(trimmed.rstrip("fFdD"))
-            if char == "<" and not math.isinf(start):
-                start = math.nextafter(start, math.inf)
-            if start <= previous:
-                raise ValueError(broken)
-            segments[0] = []
-            part = 1
-        elif char == "|":
-            limits.append(start)
-            texts.append("".join(segments[1]))
-            previous = start
-            segments[1] = []
-            part = 0
-        else:
-            segments[part].append(char)
-        i += 1
-    if part == 1:
-        limits.append(start)
-        texts.append("".join(segments[1]))
-    if not limits:
-        raise ValueError("has a choice without any option: write {0,choice,0#none|1#one|1<many}")
-    compiled = tuple(_parse_pattern(text, locale_tag) if "{" in text else text for text in texts)
-    return tuple(limits), compiled
-
-
-def _check_decimal_pattern(pattern: str) -> None:
-    """The `DecimalFormat` pattern mistakes Java rejects: two decimal separators, `#` after `0`
-    in the integer digits, `0` after `#` in the fraction, two percent or per-mille signs."""
-    subpattern = _unquoted(pattern).split(";", 1)[0]
-    digits = re.search(r"[#0,.]+", subpattern)
-    shown = pattern if len(pattern) <= 20 else pattern[:20] + "..."
-    if digits is not None:
-        number = digits.group()
-        integer, _, fraction = number.partition(".")
-        if "." in fraction or re.search(r"0[#,]*#", integer) or re.search(r"#0", fraction):
-            raise ValueError(f"has a number pattern {shown!r} that Java's DecimalFormat rejects: digits go "
-                             "#,##0.00 (# before 0 left of the point, 0 before # right of it)")
-    if sum(_unquoted(pattern).count(sign) for sign in "%\u2030") > 1:
-        raise ValueError(f"has a number pattern {shown!r} with more than one percent or per-mille sign")
-
-
-def _check_date_pattern(pattern: str) -> None:
-    if pattern.count("'") % 2:
-        raise ValueError("has a date pattern with an unterminated quote: close it with '")
-    for char in _unquoted(pattern):
-        if char.isascii() and char.isalpha() and char not in _DATE_LETTERS:
-            raise ValueError(f"has a date pattern with the letter {char!r}, which SimpleDateFormat rejects: "
-                             "quote literal text as 'text'")
-
-
-def _unquoted(pattern: str) -> str:
-    return "".join(piece for number, piece in enumerate(pattern.split("'")) if number % 2 == 0)
-
-
-def compile_java_message(text: str, tag: LocaleTag) -> JavaMessage:
-    """The message `text` of locale `tag`; raises ValueError (what is wrong, to follow "the message")
-    when MessageFormat would reject it. A text without `{` is plain and never rejected."""
-    return JavaMessage(text, _parse_pattern(text, tag) if "{" in text else None, tag)
-
-
-class JavaMessage:
-    """A `.properties` message: `render` formats it as `MessageFormat.format` does (see the module)."""
-
-    __slots__ = ("source", "_parts", "_tag")
-
-    def __init__(self, source: str, parts: tuple[Any, ...] | None, tag: LocaleTag) -> None:
-        self.source = source
-        self._parts = parts
-        self._tag = tag
-
-    def render(self, values: Mapping[str, Any] | None, limit: int) -> str:
-        if self._parts is None:
-            return self.source[:limit]
-        try:
-            return _format(self._parts, values or {}, self._tag, limit)[:limit]
-        except Exception:  # noqa: BLE001 - a renderer never raises: show the pattern rather than fail
-            return self.source[:limit]
-
-    @property
-    def arguments(self) -> frozenset[str]:
-        names: set[str] = set()
-        if self._parts is not None:
-            _collect(self._parts, names)
-        return frozenset(names)
-
-    @property
-    def plurals(self) -> tuple[PluralUse, ...]:
-        return ()  # ChoiceFormat chooses by numeric limits, not by CLDR categories
-
-    def __repr__(self) -> str:
-        return f"JavaMessage({self.source!r})"
-
-
-def _collect(parts: tuple[Any, ...], names: set[str]) -> None:
-    for part in parts:
-        if part.__class__ is str:
-            continue
-        names.add(str(part[0]))
-        if part[1] == "choice":
-            for text in part[2][1]:
-                if text.__class__ is not str:
-                    _collect(text, names)
-
-
-def _format(parts: tuple[Any, ...], values: Mapping[str, Any], tag: LocaleTag, limit: int) -> str:
-    out: list[str] = []
-    size = 0
-    for part in parts:
-        piece = part if part.__class__ is str else _format_element(part, values, tag, limit)
-        out.append(piece)
-        size += len(piece)
-        if size > limit:
-            break
-    return "".join(out)
-
-
-def _format_element(element: tuple[Any, ...], values: Mapping[str, Any], tag: LocaleTag, limit: int) -> str:
-    index, kind, style, source = element
-    key = str(index)
-    if key not in values:
-        return f"{{{index}}}"  # what MessageFormat prints for an index past its arguments
-    value = values[key]
-    if value is None:
-        return "null"
-    if kind is None:
-        if value.__class__ is str:
-            return value
-        if value.__class__ is bool:
-            return "true" if value else "false"
-        if value.__class__ in (int, float, Decimal):
-            return _format_number(value, None, tag)
-        return source
-    if kind == "date" or kind == "time":
-        moment = _as_moment(value)
-        return source if moment is None else _format_moment(moment, kind, style, tag)
-    number = _as_number(value)
-    if number is None:
-        return source
-    if kind == "number":
-        return _format_number(number, style, tag)
-    limits, texts = style
-    try:
-        selected = float(number)
-    except OverflowError:
-        selected = math.inf if number > 0 else -math.inf
-    chosen = 0
-    for position, bound in enumerate(limits):
-        if not selected >= bound:
-            break
-        chosen = position
-    text = texts[chosen]
-    return text if text.__class__ is str else _format(text, values, tag, limit)
-
-
-def _as_number(value: Any) -> int | float | Decimal | None:
-    kind = value.__class__
-    if kind is int or kind is Decimal:
-        return value
-    if kind is float:
-        return value if math.isfinite(value) else None
-    if kind is str and re.fullmatch(r"-?[0-9]{1,30}(?:\.[0-9]{1,30})?", value):
-        return int(value) if "." not in value else Decimal(value)
-    return None
-
-
-def _format_number(number: int | float | Decimal, style: str | None, tag: LocaleTag) -> str:
-    from babel.numbers import format_currency, format_decimal, format_percent
-
-    if style is None and number.__class__ is int and 0 <= number < 1000:
-        return str(number)
-    locale = babel_locale(tag) or "en"
-    # Java rounds the double's exact binary value (half-even): 0.0125 prints 0.013, as it is 0.01250000...069
-    exact = Decimal(number) if number.__class__ is float else number
-    if style is None:
-        return str(format_decimal(exact, locale=locale))
-    if style == "integer":
-        return str(format_decimal(exact, format="#,##0", locale=locale))
-    if style == "percent":
-        return str(format_percent(exact, locale=locale))
-    if style == "currency":
-        return str(format_currency(exact, _currency(tag), locale=locale))
-    return str(format_decimal(exact, format=style, locale=locale))
-
-
-def _currency(tag: LocaleTag) -> str:
-    from babel.numbers import get_territory_currencies
-
-    region = likely_region(tag)
-    found = get_territory_currencies(region) if region else []
-    return found[0] if found else "XXX"
-
-
-def _as_moment(value: Any) -> datetime | None:
-    number = _as_number(value)
-    if number is not None:
-        try:
-            return datetime.fromtimestamp(float(number) / 1000, tz=UTC)
-        except (OverflowError, OSError, ValueError):
-            return None
-    if value.__class__ is str and len(value) <= 40:
-        try:
-            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return None
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return None
-
-
-def _format_moment(moment: datetime, kind: str, style: str, tag: LocaleTag) -> str:
-    from babel.dates import format_date, format_datetime, format_time
-
-    locale = babel_locale(tag) or "en"
-    if style in _LENGTHS:
-        if kind == "date":
-            return str(format_date(moment.date(), format=style, locale=locale))
-        return str(format_time(moment, format=style, tzinfo=UTC, locale=locale))
-    return str(format_datetime(moment, format=style, tzinfo=UTC, locale=locale))
-
-
 # --- writing -------------------------------------------------------------------------------------------
 
 
@@ -732,13 +293,11 @@ class _Style:
 
     def __init__(self, text: str, encoding: str) -> None:
         self.encoding = encoding
-        newline = _LINES.search(text)
-        self.newline = newline.group() if newline else "\n"
+        self.newline = first_line_break(text)
         # A file of plain ASCII is written as native2ascii writes: anything else as \uXXXX, which
         # every Java version reads. A file holding UTF-8 (or Latin-1) text gets that text as it is.
         self.ascii_only = text.isascii()
-        escape = re.search(r"\\u[0-9A-Fa-f]{0,3}[A-Fa-f]", text)
-        self.upper_hex = escape is None or not escape.group()[-1].islower()
+        self.upper_hex = upper_hex_escapes(text, "u")
 
     def escape(self, text: str, key: bool) -> str:
         out = []
@@ -752,7 +311,7 @@ class _Style:
             elif key and (char in "=:" or (position == 0 and char in "#!")):
                 out.append("\\" + char)
             elif char < " " or char == "\x7f" or not self._holds(char):
-                out.append(self._u(char))
+                out.append(escape_utf16(char, "u", self.upper_hex))
             else:
                 out.append(char)
         return "".join(out)
@@ -764,22 +323,14 @@ class _Style:
             return char <= "\xff"
         return not "\ud800" <= char <= "\udfff"
 
-    def _u(self, char: str) -> str:
-        units = char.encode("utf-16-be", "surrogatepass")
-        pattern = "\\u{:04X}" if self.upper_hex else "\\u{:04x}"
-        return "".join(pattern.format(int.from_bytes(units[i:i + 2], "big")) for i in range(0, len(units), 2))
 
-
-class PropertiesDocument(Document):
+class PropertiesDocument(TextDocument):
     """A `.properties` file being edited: its text, re-scanned after each change."""
 
     def __init__(self, data: bytes) -> None:
-        self._data = data
-        self._text, self._encoding, self._bom = _decode(data)
-        self._changed = False
-        self._rescan()
+        super().__init__(data, *_decode(data))
 
-    def _rescan(self) -> None:
+    def _parse(self) -> None:
         self._entries, self._contents, self._comments = _scan(self._text, spans=True)
         self._by_key: dict[str, list[_Entry]] = {}
         for entry in self._entries:
@@ -814,7 +365,7 @@ class PropertiesDocument(Document):
         if self.get(key) == value:
             return
         entry = found[-1]  # the one Java reads
-        style = _Style(self._text, self._encoding)
+        style = _Style(self._text, self._codec)
         written = self._continued(entry, value, style) if entry.last > entry.first else None
         if written is None:
             written = style.escape(value, key=False)
@@ -844,8 +395,8 @@ class PropertiesDocument(Document):
             raise KeyError(f"{key!r} is already in this .properties file; use set")
         if not isinstance(value, str):
             raise TypeError(f"a .properties message is text; got {type(value).__name__} for {key!r}")
-        style = _Style(self._text, self._encoding)
-        after = _nearest_sibling(key, [(k, found[-1]) for k, found in self._by_key.items()])
+        style = _Style(self._text, self._codec)
+        after = nearest_sibling(key, [(k, found[-1]) for k, found in self._by_key.items()])
         separator = self._separator(after) if after is not None else "="
         line = f"{style.escape(key, key=True)}{separator}{style.escape(value, key=False)}"
         end = len(self._text)
@@ -874,13 +425,12 @@ class PropertiesDocument(Document):
             attached = _comment_above(self._contents, self._comments, first)
             if attached and self._owns_comment(entry, attached[0]):
                 first = attached[0]
-            start = self._line_start(first)
-            end = self._line_start(entry.last + 1)
+            starts = line_starts(self._text)
+            start = starts[first] if first < len(starts) else len(self._text)
+            end = starts[entry.last + 1] if entry.last + 1 < len(starts) else len(self._text)
             if end >= len(self._text) and start > 0 and not self._text.endswith(("\n", "\r")):
-                start -= len(self._eol_before(start))  # the file ends without a line break: keep it so
-            self._text = self._text[:start] + self._text[end:]
-            self._changed = True
-            self._rescan()
+                start = back_over_line_break(self._text, start)  # the file ends without a line break: keep it so
+            self._splice(start, end, "")
 
     def _owns_comment(self, entry: _Entry, comment: int) -> bool:
         """Whether the comment starting on line `comment`, right above `entry`, is the entry's own: not
@@ -891,49 +441,10 @@ class PropertiesDocument(Document):
         after_blank = comment == 0 or not self._contents[comment - 1].strip(_BLANK)
         return not (starts_run and after_blank)
 
-    def _line_start(self, index: int) -> int:
-        position = 0
-        parts = _LINES.split(self._text)
-        for number in range(min(index, len(parts[0::2]))):
-            position += len(parts[2 * number]) + (len(parts[2 * number + 1]) if 2 * number + 1 < len(parts) else 0)
-        return position
-
-    def _eol_before(self, position: int) -> str:
-        if self._text[:position].endswith("\r\n"):
-            return "\r\n"
-        return self._text[position - 1:position]
-
-    def _splice(self, start: int, end: int, text: str) -> None:
-        self._text = self._text[:start] + text + self._text[end:]
-        self._changed = True
-        self._rescan()
-
-    def to_bytes(self) -> bytes:
-        if not self._changed:
-            return self._data
-        return ((_BOM if self._bom else "") + self._text).encode(self._encoding)
-
 
 def _odd_backslashes(line: str) -> bool:
     run = _TRAILING_BACKSLASHES.search(line)
     return run is not None and len(run.group()) % 2 == 1
-
-
-def _nearest_sibling(key: str, entries: list[tuple[str, Any]]) -> Any:
-    """The entry a new `key` goes after: the last of those sharing most of its leading dotted
-    segments (`cart.total` goes after the last `cart.` key), else the last entry."""
-    if not entries:
-        return None
-    segments = key.split(".")
-    best, best_shared = entries[-1][1], 0
-    for other, entry in entries:
-        parts = other.split(".")
-        shared = 0
-        while shared < min(len(parts), len(segments)) and parts[shared] == segments[shared]:
-            shared += 1
-        if shared and shared >= best_shared:
-            best, best_shared = entry, shared
-    return best
 
 
 # --- the format ----------------------------------------------------------------------------------------
@@ -945,10 +456,10 @@ class PropertiesFormat(CatalogFormat):
     name = "properties"
     suffixes = (".properties",)
 
-    def read(self, data: bytes, tag: LocaleTag) -> LocaleMessages:
+    def read(self, data: bytes, tag: LocaleTag) -> PropertiesMessages:
         return _read(data, tag)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> Document:
+    def edit(self, data: bytes, tag: LocaleTag) -> PropertiesDocument:
         return PropertiesDocument(data)
 
     def locale_spelling(self, tag: LocaleTag) -> str:
@@ -958,8 +469,8 @@ class PropertiesFormat(CatalogFormat):
     def parse_spelling(self, text: str) -> LocaleTag | None:
         """`pt_BR`, `zh_Hant_TW`, and Java's old codes `iw`, `in`, `ji` (Hebrew, Indonesian, Yiddish)."""
         language, _, rest = text.partition("_")
-        if language in _LEGACY_LANGUAGES:
-            text = _LEGACY_LANGUAGES[language] + ("_" + rest if rest else "")
+        if language in LEGACY_LANGUAGES:
+            text = LEGACY_LANGUAGES[language] + ("_" + rest if rest else "")
         if text == "no_NO_NY":  # Java's spelling of Norwegian Nynorsk
             text = "nn_NO"
         return super().parse_spelling(text)

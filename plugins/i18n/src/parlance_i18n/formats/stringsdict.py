@@ -14,14 +14,8 @@ Values (what `text` and the Document give and take):
   `"NSStringLocalizedFormatKey"` and each form under `"<variable>.<category>"`, e.g.
   `{"NSStringLocalizedFormatKey": "%#@files@ in %#@folders@", "files.one": "%d file", ...}`.
 
-Rendering. Arguments are positional, as `String(format:)` numbers them: each specifier of the
-format, a `%#@name@` included, takes the next position unless it names one (`%2$#@name@`). A
-variable's form is chosen by its count: `values[<its position>]`, else `values[<its name>]`, else
-`values["count"]`; `zero` when the count is 0 and the variable has a `zero` form (Foundation uses
-it in every language), else the count's CLDR category, else `other`. The form replaces the variable
-and its own unnumbered specifiers (`%d`) print the variable's argument, which the count fills when
-the caller gave no such position. Then the whole is formatted with `printf` style "apple" (`%@`,
-`%lld`, ...). A `%#@name@` inside a form is not expanded (it prints `values[name]` if given).
+Rendering is Foundation's (`foundation_plural`): each variable's form chosen by its count, then
+the whole formatted as `String(format:)` formats it.
 
 Problems (the entry is skipped): a rule type other than plural, a variable without an `other`
 form, a format naming a variable the entry does not define, a specifier Foundation would refuse,
@@ -31,33 +25,26 @@ keys cannot be read at all. The DOCTYPE every plist carries is accepted and neve
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlance_i18n.errors import InvalidLocale
-from parlance_i18n.formats.base import (
-    CatalogFileError,
-    CatalogFormat,
-    Document,
-    LocaleMessages,
-    Problem,
-    Renderable,
-    Value,
-)
+from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Problem, Renderable, Value
+from parlance_i18n.formats.foundation_plural import VARIABLE, EntryTexts, PluralFormat, entry_problem
+from parlance_i18n.formats.messages import TextMessages, first_one_used
+from parlance_i18n.formats.spelling import lproj_locale
 from parlance_i18n.formats.xmltext import (
     COMMENT,
-    XmlBuffer,
+    XmlDocument,
     XmlFile,
     XmlNode,
+    content_edit,
     escape_text,
     line_extent,
     scan,
     unescape,
 )
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.plurals import CATEGORIES, PluralRules, as_number, plural_rules
+from parlance_i18n.plurals import CATEGORIES, plural_rules
 
 __all__ = ["FORMAT_KEY", "PLIST_DOCTYPES", "StringsdictDocument", "StringsdictFormat", "StringsdictMessages"]
 
@@ -67,171 +54,16 @@ _VALUE_TYPE = "NSStringFormatValueTypeKey"
 _PLURAL_RULE = "NSStringPluralRuleType"
 PLIST_DOCTYPES = ("-//Apple//DTD PLIST 1.0//EN", "-//Apple Computer//DTD PLIST 1.0//EN")
 _ORDER = {category: index for index, category in enumerate(CATEGORIES)}
-_SPEC = re.compile(
-    r"%(?:([0-9]+)\$)?(?:#@([A-Za-z_][A-Za-z0-9_]*)@"
-    r"|[-+ 0#']*(?:[0-9]+|\*)?(?:\.(?:[0-9]*|\*))?(?:hh|h|ll|l|q|z|t|j|L)?([a-zA-Z@%]))")
-_CACHED_CHOICES = 64
-"""Most combinations of forms one message keeps compiled (one per category for a single variable)."""
-_VARIABLE = re.compile(r"%(?:[0-9]+\$)?#@([A-Za-z_][A-Za-z0-9_]*)@")
-
-_Forms = tuple[tuple[str, str], ...]
-"""A variable's forms, (category, text), in file order."""
-_Texts = tuple[str, tuple[tuple[str, _Forms], ...]]
-"""An entry as read: its format and its variables with their forms."""
 
 
 class _Invalid(Exception):
     """Why one entry cannot be used; becomes a Problem."""
 
 
-# --- the message: positions, forms and rendering ---------------------------------------------------------
-
-
-def _pieces(format_text: str) -> tuple[list[str | tuple[str, int]], list[str]]:
-    """The format cut into text (unnumbered specifiers given their positions) and (variable,
-    position) pieces, and the positions of its other specifiers."""
-    pieces: list[str | tuple[str, int]] = []
-    positions: list[str] = []
-    ordinary = 0
-    at = 0
-    for match in _SPEC.finditer(format_text):
-        if match.group(3) == "%":
-            continue
-        if match.group(1):
-            position = int(match.group(1))
-        else:
-            ordinary += 1
-            position = ordinary
-        pieces.append(format_text[at:match.start()])
-        if match.group(2):
-            pieces.append((match.group(2), position))
-        else:
-            pieces.append("%" + (f"{position}$" if not match.group(1) else "") + match.group()[1:])
-            positions.append(str(position))
-        at = match.end()
-    pieces.append(format_text[at:])
-    return pieces, positions
-
-
-def _own_positions(form: str, position: int) -> str:
-    """A form whose unnumbered specifiers print its variable's argument (`%d` -> `%2$d`)."""
-    def number(match: re.Match[str]) -> str:
-        if match.group(1) or match.group(2) or match.group(3) == "%":
-            return match.group()
-        return f"%{position}$" + match.group()[1:]
-
-    return _SPEC.sub(number, form) if "%" in form else form
-
-
-class _PluralFormat:
-    """A compiled entry: chooses each variable's form by its count, then formats the whole."""
-
-    __slots__ = ("_cache", "_forms", "_pieces", "_positions", "_rules", "_variables", "source")
-
-    def __init__(self, texts: _Texts, rules: PluralRules) -> None:
-        format_text, variables = texts
-        self._forms = {name: dict(forms) for name, forms in variables}
-        self._pieces, self._positions = _pieces(format_text)
-        self._variables = [piece for piece in self._pieces if isinstance(piece, tuple)]
-        self._rules = rules
-        self._cache: dict[tuple[str, ...], Renderable] = {}
-        # What a reader recognises: the format with each variable's "other" form, as written.
-        self.source = _VARIABLE.sub(lambda found: self._forms.get(found.group(1), {}).get("other", found.group()),
-                                    format_text)
-
-    def _template(self, choices: tuple[str, ...]) -> str:
-        out = []
-        chosen = iter(choices)
-        for piece in self._pieces:
-            if isinstance(piece, str):
-                out.append(piece)
-            else:
-                name, position = piece
-                out.append(_own_positions(self._forms[name][next(chosen)], position))
-        return "".join(out)
-
-    def compiled(self, choices: tuple[str, ...]) -> Renderable:
-        """The printf message for one choice of forms (raises ValueError when one is invalid)."""
-        found = self._cache.get(choices)
-        if found is None:
-            from parlance_i18n.formats.printf import compile_printf
-
-            if len(self._cache) >= _CACHED_CHOICES:
-                self._cache.clear()
-            found = self._cache[choices] = compile_printf(self._template(choices), style="apple")
-        return found
-
-    def render(self, values: Mapping[str, Any] | None, limit: int) -> str:
-        values = values or {}
-        choices = []
-        filled: dict[str, Any] = {}
-        for name, position in self._variables:
-            count = values.get(str(position))
-            if count is None:
-                count = values.get(name)
-                if count is None:
-                    count = values.get("count")
-                if count is not None:
-                    filled[str(position)] = count
-            forms = self._forms[name]
-            number = as_number(count)
-            if number is not None and number == 0 and "zero" in forms:
-                category = "zero"
-            else:
-                category = self._rules.cardinal(number) if number is not None else "other"
-            choices.append(category if category in forms else "other")
-        try:
-            compiled = self.compiled(tuple(choices))
-        except ValueError:  # validated when read; a form refused now prints nothing rather than raise
-            return ""
-        return compiled.render({**values, **filled} if filled else values, limit)
-
-    @property
-    def arguments(self) -> frozenset[str]:
-        found = set(self._positions) | {"count"}
-        for name, position in self._variables:
-            found.add(str(position))
-            for form in self._forms[name].values():
-                found.update(match.group(1) for match in re.finditer(r"%([0-9]+)\$", _own_positions(form, position)))
-        return frozenset(found)
-
-    @property
-    def plurals(self) -> tuple[Any, ...]:
-        from parlance_i18n.messageformat import PluralUse
-
-        names = {name for name, _ in self._variables}
-        if len(names) == 1:
-            return (PluralUse("count", False, frozenset(self._forms[next(iter(names))])),)
-        return tuple(PluralUse(name, False, frozenset(self._forms[name])) for name in sorted(names))
-
-
-def _validate(texts: _Texts) -> None:
-    format_text, variables = texts
-    defined = {name for name, _ in variables}
-    for name, forms in variables:
-        if not any(category == "other" for category, _ in forms):
-            raise _Invalid(f"its variable {name!r} has no 'other' form, which Foundation needs; add one")
-    pieces, _ = _pieces(format_text)
-    for piece in pieces:
-        if isinstance(piece, tuple) and piece[0] not in defined:
-            raise _Invalid(f"its format names the variable {piece[0]!r}, which it does not define")
-    from parlance_i18n.formats.printf import compile_printf
-
-    # Specifiers are checked one form at a time: combinations grow as 6 ** variables.
-    texts_to_check = ["".join(piece for piece in pieces if isinstance(piece, str))]
-    positions = {name: position for name, position in (piece for piece in pieces if isinstance(piece, tuple))}
-    texts_to_check += [_own_positions(text, positions.get(name, 1)) for name, forms in variables for _, text in forms]
-    try:
-        for text in texts_to_check:
-            compile_printf(text, style="apple")
-    except ValueError as error:
-        raise _Invalid(str(error)) from None
-
-
-def _value(texts: _Texts) -> dict[str, str]:
+def _value(texts: EntryTexts) -> dict[str, str]:
     """The Document's value of an entry: its forms alone, or the format with `variable.category`s."""
     format_text, variables = texts
-    only = _VARIABLE.fullmatch(format_text)
+    only = VARIABLE.fullmatch(format_text)
     if len(variables) == 1 and only and only.group(1) == variables[0][0]:
         return dict(variables[0][1])
     value = {FORMAT_KEY: format_text}
@@ -332,7 +164,7 @@ def _entry(file: XmlFile, pair: _Pair) -> _Entry:
 _CATEGORY = {category: category for category in CATEGORIES}
 
 
-def _texts(file: XmlFile, entry: _Entry, shared: dict[str, str] | None = None) -> _Texts:
+def _texts(file: XmlFile, entry: _Entry, shared: dict[str, str] | None = None) -> EntryTexts:
     """An entry's texts. `shared` (kept while a file is read) makes repeated formats and variable
     names (`%#@count@`, `count`) one string each; categories are always the module's own."""
     common = shared.setdefault if shared is not None else (lambda text, _: text)
@@ -357,40 +189,19 @@ def _comments(file: XmlFile, parent: XmlNode) -> dict[int, str]:
 # --- reading --------------------------------------------------------------------------------------------------
 
 
-class StringsdictMessages(LocaleMessages):
+class StringsdictMessages(TextMessages[EntryTexts]):
     """One .stringsdict's entries, kept as texts and compiled on first `get`."""
 
     def __init__(self, tag: LocaleTag) -> None:
+        super().__init__()
         self.tag = tag
-        self.problems: list[Problem] = []
-        self._texts: dict[str, _Texts] = {}
-        self._comments: dict[str, str] = {}
-        self._compiled: dict[str, Renderable] = {}
 
     def text(self, key: str) -> Value | None:
-        found = self._texts.get(key)
+        found = self.texts.get(key)
         return _value(found) if found is not None else None
 
-    def comment(self, key: str) -> str | None:
-        return self._comments.get(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        found = self._compiled.get(key)
-        if found is None:
-            texts = self._texts.get(key)
-            if texts is None:
-                return default
-            found = self._compiled[key] = _PluralFormat(texts, plural_rules(self.tag))
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._texts)
-
-    def __len__(self) -> int:
-        return len(self._texts)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._texts
+    def _compile(self, key: str, text: EntryTexts) -> Renderable:
+        return PluralFormat(text, plural_rules(self.tag))
 
 
 def _read(data: bytes, tag: LocaleTag) -> StringsdictMessages:
@@ -403,20 +214,21 @@ def _read(data: bytes, tag: LocaleTag) -> StringsdictMessages:
     for pair in _top(file):
         line = pair.key.line
         if pair.name in lines:
-            messages.problems.append(Problem(pair.name, line, f"{pair.name!r} is defined again (first on line "
-                                                              f"{lines[pair.name]}); the first one is used"))
+            messages.problems.append(first_one_used(pair.name, line, lines[pair.name]))
             continue
         lines[pair.name] = line
         try:
             texts = _texts(file, _entry(file, pair), shared)
-            _validate(texts)
+            reason = entry_problem(texts)
+            if reason is not None:
+                raise _Invalid(reason)
         except _Invalid as invalid:
             messages.problems.append(Problem(pair.name, line, f"{pair.name!r} cannot be used: {invalid}"))
             continue
-        messages._texts[pair.name] = texts
+        messages.texts[pair.name] = texts
         note = notes.get(pair.key.start)
         if note:
-            messages._comments[pair.name] = note
+            messages.comments[pair.name] = note
     return messages
 
 
@@ -460,19 +272,13 @@ def _split(value: Value, entry: _Entry) -> tuple[str, dict[str, dict[str, str]]]
     return format_text if format_text is not None else "", wanted
 
 
-class StringsdictDocument(Document):
+class StringsdictDocument(XmlDocument):
     """A .stringsdict being edited: values as described in the module docstring."""
 
     def __init__(self, data: bytes) -> None:
-        self._buffer = XmlBuffer(data, PLIST_DOCTYPES) if not data.startswith(b"bplist") else None
-        if self._buffer is None:
+        if data.startswith(b"bplist"):
             _scan(data)  # raises, naming the fix
-        self._index()
-
-    @property
-    def _file(self) -> XmlFile:
-        assert self._buffer is not None
-        return self._buffer.file
+        super().__init__(data, PLIST_DOCTYPES)
 
     def _index(self) -> None:
         self._entries: dict[str, _Entry] = {}
@@ -516,10 +322,7 @@ class StringsdictDocument(Document):
         self._apply(edits, key, value)
 
     def _string_edit(self, node: XmlNode, text: str) -> tuple[int, int, str]:
-        escaped = escape_text(text, self._file.newline)
-        if node.self_closing:
-            return node.start, node.end, f"<string>{escaped}</string>"
-        return node.open_end, node.close_start, escaped
+        return content_edit(self._file, node, escape_text(text, self._file.newline))
 
     def _form_edits(self, variable: _Variable, forms: dict[str, str]) -> list[tuple[int, int, str]]:
         file = self._file
@@ -559,19 +362,8 @@ class StringsdictDocument(Document):
         if len(elements) >= 3:
             gap = file.raw(elements[1].end, elements[2].start)
         else:
-            indent = file.indent_of(elements[0].start) if elements else None
-            gap = file.newline + indent if indent is not None else ""
+            gap = file.line_gap(elements[0].start) if elements else ""
         return gap, inside
-
-    def _apply(self, edits: list[tuple[int, int, str]], key: str, value: Value | None) -> None:
-        assert self._buffer is not None
-        before = self._buffer.file, self._buffer.changed
-        self._buffer.replace(edits)
-        self._index()
-        if value is not None and self.get(key) != value:
-            self._buffer.file, self._buffer.changed = before
-            self._index()
-            raise ValueError(f"{key!r} cannot be written so that it reads back unchanged")
 
     def add(self, key: str, value: Value) -> None:
         if key in self._names:
@@ -618,13 +410,7 @@ class StringsdictDocument(Document):
     def _step(self, indent: str) -> str:
         """One level of indentation: as the first entry's dict is indented, else a tab."""
         file = self._file
-        for pair in _top(file):
-            for child in pair.value.elements():
-                inner = file.indent_of(child.start)
-                if inner is not None and inner.startswith(indent) and len(inner) > len(indent):
-                    return inner[len(indent):]
-                break
-        return "\t"
+        return next((step for pair in _top(file) if (step := file.step_in(pair.value, indent))), "\t")
 
     def _inside(self, pairs: list[_Pair]) -> Any:
         """How a key and its <string> are joined: on one line as the file does, else on the next
@@ -652,10 +438,6 @@ class StringsdictDocument(Document):
                  if pair.name == key]
         self._apply(edits, key, None)
 
-    def to_bytes(self) -> bytes:
-        assert self._buffer is not None
-        return self._buffer.to_bytes()
-
 
 def _pairs_or_empty(file: XmlFile, dictionary: XmlNode) -> list[_Pair]:
     try:
@@ -681,12 +463,4 @@ class StringsdictFormat(CatalogFormat):
 
     def parse_spelling(self, text: str) -> LocaleTag | None:
         """`pt-BR`, `pt-BR.lproj`, `zh-Hans.lproj`; `Base.lproj` is no locale."""
-        from parlance_i18n.locales import parse_locale
-
-        name = text[:-len(".lproj")] if text.endswith(".lproj") else text
-        if name == "Base":
-            return None
-        try:
-            return parse_locale(name)
-        except InvalidLocale:
-            return None
+        return lproj_locale(text)

@@ -25,26 +25,20 @@ layout (`" : "`, two spaces) is kept, since the JSON document splices only what 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from parlance_i18n.errors import I18nError
-from parlance_i18n.formats.base import (
-    CatalogFileError,
-    CatalogFormat,
-    Document,
-    LocaleMessages,
-    Problem,
-    Renderable,
-    Value,
-)
+from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Document, Problem, Renderable, Value
+from parlance_i18n.formats.foundation_plural import foundation_category
 from parlance_i18n.formats.jsontext import JsonDocument, Path
+from parlance_i18n.formats.messages import TextMessages
 from parlance_i18n.formats.printf import PrintfMessage, compile_printf
-from parlance_i18n.locales import LocaleTag, parse_locale
+from parlance_i18n.formats.spelling import locale_or_none, spells
+from parlance_i18n.locales import LocaleTag
 from parlance_i18n.messageformat import PluralUse
-from parlance_i18n.plurals import PluralRules, as_number, plural_rules
+from parlance_i18n.plurals import PluralRules, plural_rules
 
-__all__ = ["XcstringsDocument", "XcstringsFormat"]
+__all__ = ["XcstringsDocument", "XcstringsFormat", "XcstringsMessages"]
 
 _SNIFF_SOURCE = re.compile(rb'"sourceLanguage"\s*:')
 _SNIFF_STRINGS = re.compile(rb'"strings"\s*:\s*\{')
@@ -65,10 +59,7 @@ class _Plural:
     def choose(self, values: Mapping[str, Any]) -> PrintfMessage:
         forms = self._forms
         value = values.get(self._argument) if self._argument else values.get("count", values.get("1"))
-        number = as_number(value)
-        category = "other"
-        if number is not None:
-            category = "zero" if number == 0 and "zero" in forms else self._rules.cardinal(number)
+        category = foundation_category(value, forms, self._rules)
         return forms.get(category) or forms.get("other") or next(iter(forms.values()))
 
     def render(self, values: Mapping[str, Any] | None, limit: int) -> str:
@@ -114,46 +105,19 @@ class _Substituted:
         return tuple(use for plural in self._substitutions.values() for use in plural.plurals)
 
 
-class _Messages(LocaleMessages):
+class XcstringsMessages(TextMessages[Value]):
     """One language's strings: texts (a str or plural forms) and substitutions, compiled on `get`."""
+
+    rejected = (ValueError, TypeError)
 
     def __init__(self, texts: dict[str, Value], substitutions: dict[str, dict[str, Any]],
                  comments: dict[str, str], problems: list[Problem], rules: PluralRules) -> None:
-        self.texts = texts
-        self.problems = problems
+        super().__init__(texts, comments, problems)
         self._substitutions = substitutions
-        self._comments = comments
         self._rules = rules
-        self._compiled: dict[str, Renderable] = {}
 
-    def text(self, key: str) -> Value | None:
-        return self.texts.get(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        found = self._compiled.get(key)
-        if found is None:
-            text = self.texts.get(key)
-            if text is None:
-                return default
-            try:
-                found = self._compiled[key] = _compile(text, self._substitutions.get(key), self._rules)
-            except (ValueError, TypeError) as error:  # checked when read: only a changed rule gets here
-                del self.texts[key]
-                self.problems.append(Problem(key, None, str(error)))
-                return default
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.texts)
-
-    def __len__(self) -> int:
-        return len(self.texts)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.texts
-
-    def comment(self, key: str) -> str | None:
-        return self._comments.get(key)
+    def _compile(self, key: str, text: Value) -> Renderable:
+        return _compile(text, self._substitutions.get(key), self._rules)
 
 
 def _compile(text: Value, substitutions: dict[str, Any] | None, rules: PluralRules) -> Renderable:
@@ -240,16 +204,9 @@ def _language(strings: dict[str, Any], source: str, tag: LocaleTag) -> str:
         if isinstance(localizations, dict):
             seen.update(localizations)
     for code in sorted(seen):
-        if code and _same_locale(code, tag):
+        if code and spells(code, tag):
             return code
     return tag.code
-
-
-def _same_locale(code: str, tag: LocaleTag) -> bool:
-    try:
-        return parse_locale(code) == tag
-    except I18nError:  # a spelling that is not BCP 47 is not this locale
-        return False
 
 
 class XcstringsFormat(CatalogFormat):
@@ -259,7 +216,7 @@ class XcstringsFormat(CatalogFormat):
     suffixes = (".xcstrings",)
     multi_locale = True
 
-    def read(self, data: bytes, tag: LocaleTag) -> LocaleMessages:
+    def read(self, data: bytes, tag: LocaleTag) -> XcstringsMessages:
         document = JsonDocument(data)
         source, strings = _catalog(document.value_at(()))
         language = _language(strings, source, tag)
@@ -300,9 +257,9 @@ class XcstringsFormat(CatalogFormat):
                             "the last one is used, so this one is ignored: remove one of them")
                     for path, line in document.duplicates()]
         problems.extend(Problem(key, document.line_of(("strings", key)), reason) for key, reason in pending)
-        return _Messages(texts, substitutions, comments, problems, rules)
+        return XcstringsMessages(texts, substitutions, comments, problems, rules)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> Document:
+    def edit(self, data: bytes, tag: LocaleTag) -> XcstringsDocument:
         return XcstringsDocument(data, tag)
 
     def locales(self, data: bytes) -> list[LocaleTag]:
@@ -315,11 +272,8 @@ class XcstringsFormat(CatalogFormat):
                 codes.update(dict.fromkeys(localizations))
         found: list[LocaleTag] = []
         for code in codes:
-            try:
-                tag = parse_locale(code)
-            except I18nError:  # a language Xcode knows by a name BCP 47 does not: not servable
-                continue
-            if tag not in found:
+            tag = locale_or_none(code)
+            if tag is not None and tag not in found:  # a language Xcode knows by a name BCP 47 does not is not servable
                 found.append(tag)
         return found
 

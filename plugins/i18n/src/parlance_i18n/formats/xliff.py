@@ -32,25 +32,19 @@ by `set_state(key, state)`. A unit of several segments can be read but not set.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
-from parlance_i18n.errors import InvalidLocale
-from parlance_i18n.formats.base import (
-    CatalogFileError,
-    CatalogFormat,
-    Document,
-    LocaleMessages,
-    Problem,
-    Value,
-)
+from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Problem, Renderable, Value
+from parlance_i18n.formats.messages import FixedText, TextMessages
+from parlance_i18n.formats.spelling import locale_or_none
 from parlance_i18n.formats.xmltext import (
     COMMENT,
-    XmlBuffer,
+    XmlDocument,
     XmlFile,
     XmlNode,
     attributes,
+    content_edit,
     escape_attribute,
     escape_text,
     line_extent,
@@ -60,7 +54,7 @@ from parlance_i18n.formats.xmltext import (
     tokens,
     unescape,
 )
-from parlance_i18n.locales import LocaleTag, parse_locale
+from parlance_i18n.locales import LocaleTag
 
 __all__ = ["STATES_1", "STATES_2", "UNSERVED_STATES", "XLIFF_DOCTYPES", "XliffDocument", "XliffFormat", "XliffMessages"]
 
@@ -163,11 +157,8 @@ def _version(root: XmlNode) -> int:
 
 
 def _matches(language: str | None, tag: LocaleTag, exact: bool) -> bool:
-    if not language:
-        return False
-    try:
-        parsed = parse_locale(language.strip())
-    except InvalidLocale:
+    parsed = locale_or_none(language.strip()) if language else None
+    if parsed is None:
         return False
     return parsed == tag if exact else parsed.language == tag.language
 
@@ -318,60 +309,22 @@ def _shown(value: str, version: int) -> tuple[str, frozenset[str]]:
     return "".join(out), frozenset(ids)
 
 
-class _XliffText:
-    """A unit's text: plain text with inline codes shown as their equivalents; no variables."""
-
-    __slots__ = ("arguments", "_shown", "source")
-    plurals: tuple[Any, ...] = ()
-
-    def __init__(self, source: str, shown: str, arguments: frozenset[str]) -> None:
-        self.source = source
-        self._shown = shown
-        self.arguments = arguments
-
-    def render(self, values: Mapping[str, Any] | None, limit: int) -> str:
-        return self._shown[:max(limit, 0)]
-
-
 # --- reading -------------------------------------------------------------------------------------------------
 
 
-class XliffMessages(LocaleMessages):
+class XliffMessages(TextMessages[str]):
     """One XLIFF file's units for one locale: texts kept, rendered on first `get`."""
 
     def __init__(self, version: int) -> None:
+        super().__init__()
         self.version = version
-        self.problems: list[Problem] = []
         self.states: dict[str, str | None] = {}
         """Every unit's state (a 1.2 target's `state`, a 2.x segment's), served or not."""
-        self._texts: dict[str, str] = {}
-        self._comments: dict[str, str] = {}
-        self._compiled: dict[str, _XliffText] = {}
 
-    def text(self, key: str) -> Value | None:
-        return self._texts.get(key)
-
-    def comment(self, key: str) -> str | None:
-        return self._comments.get(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        found = self._compiled.get(key)
-        if found is None:
-            text = self._texts.get(key)
-            if text is None:
-                return default
-            shown, ids = _shown(text, self.version)
-            found = self._compiled[key] = _XliffText(text, shown, ids)
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._texts)
-
-    def __len__(self) -> int:
-        return len(self._texts)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._texts
+    def _compile(self, key: str, text: str) -> Renderable:
+        # plain text, inline codes shown as their equivalents; the codes' ids are its arguments
+        shown, ids = _shown(text, self.version)
+        return FixedText(text, shown, ids)
 
 
 def _unit_text(file: XmlFile, unit: _Unit) -> str | None:
@@ -400,35 +353,30 @@ def _read(data: bytes, tag: LocaleTag) -> XliffMessages:
         text = _unit_text(file, unit)
         if text is None or (unit.side == "target" and state in UNSERVED_STATES):
             continue
-        messages._texts[unit.key] = text
+        messages.texts[unit.key] = text
         if unit.notes:
-            messages._comments[unit.key] = "\n".join(unescape(file.content(note)).strip() for note in unit.notes)
+            messages.comments[unit.key] = "\n".join(unescape(file.content(note)).strip() for note in unit.notes)
     return messages
 
 
 # --- editing -------------------------------------------------------------------------------------------------
 
 
-class XliffDocument(Document):
+class XliffDocument(XmlDocument):
     """An XLIFF file being edited for one locale: targets (or sources, for the source language)."""
 
     def __init__(self, data: bytes, tag: LocaleTag) -> None:
         self._tag = tag
-        self._buffer = XmlBuffer(data, XLIFF_DOCTYPES)
-        self._index()
+        super().__init__(data, XLIFF_DOCTYPES)
 
     def _index(self) -> None:
-        self._scan = _scan_units(self._buffer.file, self._tag)
+        self._scan = _scan_units(self._file, self._tag)
         self._units = {unit.key: unit for unit in self._scan.units}
         # "<file>/<id>" finds a unit whose id is unique too (and so is keyed by the id alone).
         self._qualified = {f"{unit.file_name}/{unit.id}": unit for unit in self._scan.units}
 
     def _unit(self, key: str) -> _Unit | None:
         return self._units.get(key) or self._qualified.get(key)
-
-    @property
-    def _file(self) -> XmlFile:
-        return self._buffer.file
 
     def keys(self) -> list[str]:
         return [key for key, unit in self._units.items() if _unit_text(self._file, unit) is not None]
@@ -474,26 +422,13 @@ class XliffDocument(Document):
         node = segment.target if unit.side == "target" else segment.source
         escaped = self._escape(value)
         if node is not None:
-            if node.self_closing:
-                head = self._file.raw(node.start, node.open_end - 2).rstrip()
-                return node.start, node.end, f"{head}>{escaped}</{node.name}>"
-            return node.open_end, node.close_start, escaped
+            return content_edit(self._file, node, escaped)
         after = _child(segment.node, "seg-source") or segment.source
         if after is None:
             raise ValueError(f"the unit {unit.key!r} has no <source> to put a <target> after")
-        indent = self._file.indent_of(after.start)
-        gap = self._file.newline + indent if indent is not None else ""
+        gap = self._file.line_gap(after.start)
         prefix = after.name.rpartition(":")[0] + ":" if ":" in after.name else ""
         return after.end, after.end, f"{gap}<{prefix}{name}>{escaped}</{prefix}{name}>"
-
-    def _apply(self, edits: list[tuple[int, int, str]], key: str, value: str | None) -> None:
-        before = self._buffer.file, self._buffer.changed
-        self._buffer.replace(edits)
-        self._index()
-        if value is not None and self.get(key) != value:
-            self._buffer.file, self._buffer.changed = before
-            self._index()
-            raise ValueError(f"{key!r} cannot be written so that it reads back unchanged")
 
     def add(self, key: str, value: Value) -> None:
         if not isinstance(value, str):
@@ -563,8 +498,7 @@ class XliffDocument(Document):
             return anchor.end, anchor.end, line(0) + body
         closing = newline + (file.indent_of(container.start) or "") if not one_line else ""
         if container.self_closing:
-            head = file.raw(container.start, container.open_end - 2).rstrip()
-            return container.start, container.end, f"{head}>{line(0)}{body}{closing}</{container.name}>"
+            return content_edit(file, container, line(0) + body + closing)
         inside = file.raw(container.open_end, container.close_start)
         at = container.close_start - len(inside.encode("utf-8")) + len(inside.rstrip().encode("utf-8"))
         return at, container.close_start, line(0) + body + closing
@@ -579,14 +513,8 @@ class XliffDocument(Document):
 
     def _step(self, unit: _Unit | None) -> str:
         """One level of indentation inside a unit, as the file indents, else two spaces."""
-        if unit is not None:
-            outer = self._file.indent_of(unit.node.start)
-            for child in unit.node.elements():
-                inner = self._file.indent_of(child.start)
-                if outer is not None and inner is not None and inner.startswith(outer) and len(inner) > len(outer):
-                    return inner[len(outer):]
-                break
-        return "  "
+        file = self._file
+        return (file.step_in(unit.node, file.indent_of(unit.node.start)) if unit is not None else None) or "  "
 
     def delete(self, key: str) -> None:
         unit = self._unit(key)
@@ -618,9 +546,6 @@ class XliffDocument(Document):
             nodes = [segment.node for segment in unit.segments if not segment.ignorable]
         self._apply([set_attribute(self._file, node, "state", state) for node in nodes
                      if node.attributes.get("state") != state], key, None)
-
-    def to_bytes(self) -> bytes:
-        return self._buffer.to_bytes()
 
 
 class XliffFormat(CatalogFormat):

@@ -17,28 +17,33 @@ names Apple's). No DTD or entity is ever fetched: parameter entities are never p
 external-entity handler refuses.
 
 `XmlBuffer` is the editing side: it holds the current text, applies replacements given as offsets
-into it, checks the result still parses, and writes it back in the file's encoding and BOM.
+into it, checks the result still parses, and writes it back in the file's encoding and BOM. An
+`XmlDocument` (every XML format's `Document`) edits through one, and refuses an edit whose value
+would not read back as it was given.
 """
 
 from __future__ import annotations
 
 import codecs
-import re
 import gc
+import re
+from abc import abstractmethod
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 from xml.parsers import expat
 
-from parlance_i18n.formats.base import CatalogFileError
+from parlance_i18n.formats.base import CatalogFileError, Document, Value
 
 __all__ = [
     "COMMENT",
     "Token",
     "XmlBuffer",
+    "XmlDocument",
     "XmlFile",
     "XmlNode",
     "attributes",
+    "content_edit",
     "escape_attribute",
     "escape_text",
     "line_extent",
@@ -124,6 +129,23 @@ class XmlFile:
         line_start = max(line_start, self.text.rfind(b"\r", 0, offset) + 1)
         before = self.text[line_start:offset]
         return before.decode("utf-8") if not before.strip() else None
+
+    def line_gap(self, offset: int) -> str:
+        """What puts a new sibling on a line of its own, aligned with what is at `offset`: the file's
+        line break and that line's indentation; "" when `offset` shares its line (a file written on
+        one line), so that the sibling runs on as the file does."""
+        indent = self.indent_of(offset)
+        return self.newline + indent if indent is not None else ""
+
+    def step_in(self, node: XmlNode, outer: str | None) -> str | None:
+        """How much further than `outer` (an indentation) `node`'s first child element is indented:
+        one level of the file's indentation; None when that child is not on a deeper line of its own."""
+        for child in node.elements():
+            inner = self.indent_of(child.start)
+            if outer is not None and inner is not None and inner.startswith(outer) and len(inner) > len(outer):
+                return inner[len(outer):]
+            break
+        return None
 
     def child_indent(self, parent: XmlNode, fallback_unit: str = "    ") -> str:
         """The indentation of `parent`'s children: its first child's on its own line, else the
@@ -481,6 +503,15 @@ def set_attribute(file: XmlFile, node: XmlNode, name: str, value: str) -> tuple[
     return at, at, f' {name}="{escape_attribute(value)}"'
 
 
+def content_edit(file: XmlFile, node: XmlNode, content: str) -> tuple[int, int, str]:
+    """The edit that makes `content` (raw XML) `node`'s content: between its tags, or, for an empty
+    element (`<target/>`), the element written again with a start and an end tag around it."""
+    if node.self_closing:
+        head = file.raw(node.start, node.open_end - 2).rstrip()
+        return node.start, node.end, f"{head}>{content}</{node.name}>"
+    return node.open_end, node.close_start, content
+
+
 def line_extent(text: bytes, start: int, end: int) -> tuple[int, int]:
     """`start`..`end` widened to whole lines (with the line break after) when only whitespace shares
     those lines with it; else unchanged. What deleting an entry removes."""
@@ -534,3 +565,38 @@ class XmlBuffer:
 
     def to_bytes(self) -> bytes:
         return self.file.encode(self.file.text) if self.changed else self._original
+
+
+class XmlDocument(Document):
+    """What the XML formats' Documents share: the file in an `XmlBuffer`, an index of its entries
+    (`_index`, rebuilt after every edit) and `_apply`, which makes a set of edits and keeps them only
+    when the value they write reads back unchanged."""
+
+    _unreadable: ClassVar[str] = "cannot be written so that it reads back unchanged"
+    """What `_apply` says, after the key, when a value does not read back as it was given."""
+
+    def __init__(self, data: bytes, allowed_doctypes: Collection[str] = ()) -> None:
+        self._buffer = XmlBuffer(data, allowed_doctypes)
+        self._index()
+
+    @property
+    def _file(self) -> XmlFile:
+        return self._buffer.file
+
+    @abstractmethod
+    def _index(self) -> None:
+        """Find the entries of the current file."""
+
+    def _apply(self, edits: list[tuple[int, int, str]], key: str, value: Value | None) -> None:
+        """Make `edits`; when `value` is given and `key` does not then read back as it, undo them and
+        raise ValueError."""
+        before = self._buffer.file, self._buffer.changed
+        self._buffer.replace(edits)
+        self._index()
+        if value is not None and self.get(key) != value:
+            self._buffer.file, self._buffer.changed = before
+            self._index()
+            raise ValueError(f"{key!r} {self._unreadable}")
+
+    def to_bytes(self) -> bytes:
+        return self._buffer.to_bytes()
