@@ -29,7 +29,8 @@ from typing import Any
 from parlance_i18n.icu_cldr import cldr_data
 from parlance_i18n.icu_skeletons import DateOptions
 
-__all__ = ["DATE_STYLES", "TIME_STYLES", "DateFormatter", "date_formatter", "instant", "locale_hour_char"]
+__all__ = ["COMPONENT_LETTERS", "DATE_STYLES", "HOUR_CYCLE_LETTER", "TIME_STYLES", "DateFormatter", "date_formatter",
+           "instant", "locale_hour_char"]
 
 DATE_STYLES: dict[str | None, DateOptions] = {
     None: (),
@@ -303,9 +304,10 @@ def _glue(pattern: str, time: str, date: str) -> str:
 
 # --- V8's Intl.DateTimeFormat ------------------------------------------------------------------------------
 
-_HOUR_LETTER = {"h11": "K", "h12": "h", "h23": "H", "h24": "k"}
+# Also what `formats.intl` (i18next's `{{value, datetime}}`) builds its skeletons from: one table of V8's.
+HOUR_CYCLE_LETTER = {"h11": "K", "h12": "h", "h23": "H", "h24": "k"}
 _CYCLE = {"K": "h11", "h": "h12", "H": "h23", "k": "h24"}
-_WIDTHS = {
+COMPONENT_LETTERS = {  # an Intl.DateTimeFormat option's values -> the skeleton letters V8 asks ICU for
     "weekday": {"narrow": "EEEEE", "short": "EEE", "long": "EEEE"},
     "era": {"narrow": "GGGGG", "short": "G", "long": "GGGG"},
     "year": {"2-digit": "yy", "numeric": "y"},
@@ -357,13 +359,13 @@ class DateFormatter:
             if not value:
                 continue
             if name == "hour":
-                letter = _HOUR_LETTER[cycle or "h23"]
+                letter = HOUR_CYCLE_LETTER[cycle or "h23"]
                 skeleton += letter * (2 if value == "2-digit" else 1)
             else:
-                skeleton += _WIDTHS[name].get(value, "")
+                skeleton += COMPONENT_LETTERS[name].get(value, "")
         pattern = _generator(locale_id, default_char).best(skeleton)
         if cycle is not None:
-            pattern = _replace_hour_cycle(pattern, _HOUR_LETTER[cycle])
+            pattern = _replace_hour_cycle(pattern, HOUR_CYCLE_LETTER[cycle])
         self.pattern = pattern
         self._parts = tuple(_fields(pattern))
 

@@ -11,6 +11,7 @@ Every write is logged as an event with its catalog, file, locale and counts; nev
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from pathlib import Path
@@ -32,7 +33,6 @@ from parlance_i18n.models import (
     DeleteKeysInput,
     Example,
     GlossaryTerm,
-    InvalidMessage,
     KeyResult,
     LocaleStatusReport,
     MissingInput,
@@ -81,24 +81,44 @@ async def status(args: StatusInput, ctx: ToolContext) -> StatusOutput:
 
 
 async def missing(args: MissingInput, ctx: ToolContext) -> ToolResult[MissingOutput]:
+    page = await _work_page(ctx, args.locale, args.catalog, args.limit, args.cursor)
+    output = MissingOutput(locale=page.code, items=page.views, next_cursor=page.next_cursor)
+    text = page.prompt or f"Nothing is missing in {page.code}" + (f" ({args.catalog})" if args.catalog else "") + "."
+    return ToolResult(output, text=text, meta={META_KEY: {"prompt": page.prompt}})
+
+
+@dataclasses.dataclass(frozen=True)
+class _Page:
+    project: Project
+    target: ProjectLocale
+    items: list[WorkItem]
+    views: list[WorkItemView]
+    next_cursor: str | None
+    prompt: str
+
+    @property
+    def code(self) -> str:
+        return self.target.tag.code
+
+
+async def _work_page(ctx: ToolContext, locale: str, catalog: str | None, limit: int, cursor: str | None) -> _Page:
+    """A page of work items for `locale`, read off the event loop, and the prompt that translates it."""
     project = _project(ctx)
     with _domain_errors():
-        target = _locale(project, args.locale, create_hint=True)
+        target = _locale(project, locale, create_hint=True)
     source = _source(project)
     glossary, notes = _glossary(ctx, target.tag)
 
     def build() -> tuple[list[WorkItem], str | None]:
         _refresh(source, target)
-        return work_items(source, target, glossary, catalog=args.catalog, limit=args.limit, cursor=args.cursor,
+        return work_items(source, target, glossary, catalog=catalog, limit=limit, cursor=cursor,
                           lock=_lock(ctx, project))
 
     with _domain_errors():
         items, next_cursor = await anyio.to_thread.run_sync(build)
     prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag) if items else ""
-    output = MissingOutput(locale=target.tag.code, items=[_item_view(item, _root(ctx)) for item in items],
-                           next_cursor=next_cursor)
-    text = prompt or f"Nothing is missing in {target.tag.code}" + (f" ({args.catalog})" if args.catalog else "") + "."
-    return ToolResult(output, text=text, meta={META_KEY: {"prompt": prompt}})
+    root = _root(ctx)
+    return _Page(project, target, items, [_item_view(item, root) for item in items], next_cursor, prompt)
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -108,11 +128,16 @@ async def set_messages(args: SetMessagesInput, ctx: ToolContext) -> WriteOutput:
     project = _project(ctx)
     with _domain_errors():
         target = _locale(project, args.locale, create_hint=True)
-    return await _write(ctx, project, args.dry_run,
-                        lambda: plan_set_messages(_fresh(target), _fresh(_source(project)), dict(args.messages),
-                                                  catalog=args.catalog, allow_new_keys=args.allow_new_keys,
-                                                  glossary_check=_glossary_check(ctx, target.tag)),
-                        record=(target, list(args.messages)))
+    return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, args.dry_run)
+
+
+async def _set(ctx: ToolContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
+               catalog: str | None, allow_new_keys: bool, dry_run: bool) -> WriteOutput:
+    glossary_check = _glossary_check(ctx, target.tag)
+    return await _write(ctx, project, dry_run,
+                        lambda: plan_set_messages(_fresh(target), _fresh(_source(project)), messages, catalog=catalog,
+                                                  allow_new_keys=allow_new_keys, glossary_check=glossary_check),
+                        record=target)
 
 
 async def rename_key(args: RenameKeyInput, ctx: ToolContext) -> WriteOutput:
@@ -132,46 +157,28 @@ async def delete_keys(args: DeleteKeysInput, ctx: ToolContext) -> WriteOutput:
 
 async def translate_missing(args: TranslateMissingInput, ctx: ToolContext) -> ToolResult[TranslateMissingOutput]:
     """Sampling when the client offers it; otherwise the work items and the prompt (never an error)."""
-    project = _project(ctx)
-    with _domain_errors():
-        target = _locale(project, args.locale, create_hint=True)
-    source = _source(project)
-    glossary, notes = _glossary(ctx, target.tag)
-
-    def build() -> tuple[list[WorkItem], str | None]:
-        _refresh(source, target)
-        return work_items(source, target, glossary, catalog=args.catalog, limit=args.limit, cursor=None,
-                          lock=_lock(ctx, project))
-
-    with _domain_errors():
-        items, next_cursor = await anyio.to_thread.run_sync(build)
-    code = target.tag.code
-    if not items:
+    page = await _work_page(ctx, args.locale, args.catalog, args.limit, None)
+    code = page.code
+    if not page.items:
         return ToolResult(TranslateMissingOutput(locale=code, mode="sampled"), text=f"Nothing is missing in {code}.")
-    prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag)
-    views = [_item_view(item, _root(ctx)) for item in items]
     if not ctx.can_sample:
-        return _work_items_result(code, views, next_cursor, prompt, "your client offers no sampling")
+        return _work_items_result(page, "your client offers no sampling")
     try:  # before any side effect: on 2026-07-28 the host may run this call again with the answer
-        sampled = await ctx.sample(prompt, max_tokens=_SAMPLE_MAX_TOKENS)
+        sampled = await ctx.sample(page.prompt, max_tokens=_SAMPLE_MAX_TOKENS)
     except (SamplingUnavailable, SamplingFailed):
-        return _work_items_result(code, views, next_cursor, prompt, "the client declined to sample")
-    answer = _parse_answer(sampled.text, {item.key for item in items})
+        return _work_items_result(page, "the client declined to sample")
+    answer = _parse_answer(sampled.text, {item.key for item in page.items})
     if answer is None:
-        return _work_items_result(code, views, next_cursor, prompt, "the model's answer was not the JSON object asked for")
-    written = await _write(ctx, project, False,
-                           lambda: plan_set_messages(_fresh(target), _fresh(source), answer, catalog=args.catalog,
-                                                     allow_new_keys=False,
-                                                     glossary_check=_glossary_check(ctx, target.tag)),
-                           record=(target, list(answer)))
-    output = TranslateMissingOutput(locale=code, mode="sampled", results=written.results, next_cursor=next_cursor,
-                                    diff=written.diff)
+        return _work_items_result(page, "the model's answer was not the JSON object asked for")
+    written = await _set(ctx, page.project, page.target, answer, args.catalog, False, False)
+    output = TranslateMissingOutput(locale=code, mode="sampled", results=written.results,
+                                    next_cursor=page.next_cursor, diff=written.diff)
     return ToolResult(output, text=f"{written.written} written, {written.refused} refused, "
                                    f"{written.unchanged} unchanged in {code}.\n{written.diff}")
 
 
 async def _write(ctx: ToolContext, project: Project, dry_run: bool,
-                 plan: Any, record: tuple[ProjectLocale, list[str]] | None = None) -> WriteOutput:
+                 plan: Any, record: ProjectLocale | None = None) -> WriteOutput:
     def run() -> WritePlan:
         planned: WritePlan = plan()
         if dry_run:
@@ -181,7 +188,7 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
             if any(file.path in done.files for file in locale.files):
                 locale.reload()  # every session's next translate sees what was written
         if record is not None:
-            _record_sources(ctx, project, record[0], done)
+            _record_sources(ctx, project, record, done)
         for path, (before, after) in done.files.items():
             logger.info("i18n.catalog_written", extra={"file": str(path), "bytes_before": len(before),
                                                        "bytes_after": len(after)})
@@ -228,7 +235,8 @@ def _locale(project: Project, code: str | None, *, create_hint: bool = False) ->
         known = ", ".join(project.locales) or "none"
         hint = (" Create its file first (the catalog's path with {locale} spelled for this locale), then restart."
                 if create_hint else "")
-        raise ToolError("UNKNOWN_LOCALE", f"no catalog file is for {tag.code}; the project's locales are: {known}.{hint}",
+        raise ToolError("UNKNOWN_LOCALE",
+                        f"no catalog file is for {tag.code}; the project's locales are: {known}.{hint}",
                         {"locale": tag.code})
     return found
 
@@ -282,14 +290,10 @@ def _glossary_check(ctx: ToolContext, tag: LocaleTag) -> Any:
 
 
 def _status_view(found: LocaleStatus, *, details: bool) -> LocaleStatusReport:
-    lists: dict[str, Any] = {}
     if details:
-        lists = {"missing_keys": list(found.missing_keys), "untranslated_keys": list(found.untranslated_keys),
-                 "fuzzy_keys": list(found.fuzzy_keys), "stale_keys": list(found.stale_keys),
-                 "invalid_messages": [InvalidMessage(found.catalog, "", None, key, reason)  # a file's reason names it
-                                      for key, reason in found.invalid_messages]}
-    return LocaleStatusReport(found.catalog, found.locale, found.total, found.translated, found.missing,
-                              found.untranslated, found.fuzzy, found.invalid, found.stale, found.coverage, **lists)
+        return found
+    return dataclasses.replace(found, missing_keys=[], untranslated_keys=[], fuzzy_keys=[], stale_keys=[],
+                               invalid_messages=[])
 
 
 def _item_view(item: WorkItem, root: Path) -> WorkItemView:
@@ -306,12 +310,12 @@ def _term_view(term: Term) -> GlossaryTerm:
     return GlossaryTerm(term.source, term.target)
 
 
-def _work_items_result(code: str, views: list[WorkItemView], next_cursor: str | None, prompt: str,
-                       why: str) -> ToolResult[TranslateMissingOutput]:
-    output = TranslateMissingOutput(locale=code, mode="work_items", items=views, next_cursor=next_cursor)
-    text = (f"Not translated here: {why}. Translate these {len(views)} messages with the prompt below, then call "
-            f"i18n_set_messages with locale {code!r} and the JSON object as `messages`.\n\n{prompt}")
-    return ToolResult(output, text=text, meta={META_KEY: {"prompt": prompt}})
+def _work_items_result(page: _Page, why: str) -> ToolResult[TranslateMissingOutput]:
+    output = TranslateMissingOutput(locale=page.code, mode="work_items", items=page.views,
+                                    next_cursor=page.next_cursor)
+    text = (f"Not translated here: {why}. Translate these {len(page.views)} messages with the prompt below, then "
+            f"call i18n_set_messages with locale {page.code!r} and the JSON object as `messages`.\n\n{page.prompt}")
+    return ToolResult(output, text=text, meta={META_KEY: {"prompt": page.prompt}})
 
 
 def _parse_answer(text: str, keys: set[str]) -> dict[str, Any] | None:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 __all__ = [
     "AddMessagesInput", "AddMessagesOutput", "ArgumentMismatch", "Candidate", "CheckInput", "CheckOutput",
     "DeleteKeysInput", "Example", "GlossaryTerm", "InvalidMessage", "KeyResult", "ListLocalesOutput",
-    "LocaleStatusReport", "MissingInput", "MissingOutput", "RenameKeyInput", "SetMessagesInput", "StatusInput",
+    "LocaleStatusReport", "MissingInput", "MissingOutput", "RenameKeyInput", "SetMessagesInput", "SkippedMessage", "StatusInput",
     "StatusOutput", "TranslateMissingInput", "TranslateMissingOutput", "WorkItemView", "WriteOutput",
     "LocaleReport", "LocaleSummary", "NoInput", "PluralGap", "TranslateInput", "TranslateOutput",
 ]
@@ -146,6 +146,13 @@ Candidate = str | dict[str, str]
 
 
 @dataclass(frozen=True)
+class SkippedMessage:
+    key: str | None
+    """None for a problem of a whole file or catalog (the reason names it)."""
+    reason: str
+
+
+@dataclass(frozen=True)
 class LocaleStatusReport:
     catalog: str
     locale: str
@@ -165,7 +172,7 @@ class LocaleStatusReport:
     untranslated_keys: list[str] = field(default_factory=list)
     fuzzy_keys: list[str] = field(default_factory=list)
     stale_keys: list[str] = field(default_factory=list)
-    invalid_messages: list[InvalidMessage] = field(default_factory=list)
+    invalid_messages: list[SkippedMessage] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -435,3 +435,78 @@ def test_document_refuses_what_it_cannot_do() -> None:
         document.set("cart.items_one", {"one": "x"})  # type: ignore[arg-type]
     with pytest.raises(CatalogFileError, match="holds one JSON object"):
         FORMAT.edit(b"\xef\xbb\xbf [1, 2]", parse_locale("en"))
+
+
+def _placed_by_a_walk_over_every_key(paths: list[tuple[str, ...]], key: str) -> tuple[str, ...]:
+    """Where a new key goes, decided the slow, obvious way (the rule `KeyPaths.path_for` keeps indexed)."""
+    container: tuple[str, ...] = ()
+    rest = key
+    while "." in rest:
+        head, _, tail = rest.partition(".")
+        inside = (*container, head)
+        if not any(len(p) > len(inside) and p[:len(inside)] == inside for p in paths):
+            break
+        container, rest = inside, tail
+    members = [p[len(container)] for p in paths if len(p) > len(container) and p[:len(container)] == container]
+    flat = any("." in m for m in members) or (not container and bool(paths) and not any(len(p) > 1 for p in paths))
+    return (*container, *rest.split(".")) if "." in rest and not flat else (*container, rest)
+
+
+@pytest.mark.parametrize("leaves", [
+    [("cart", "title"), ("cart", "items_one"), ("nav.home",), ("nav", "help", "label")],
+    [("nav.home",), ("nav.help",)],
+    [("a",), ("b",)],
+    [("a", "b.c"), ("a", "d"), ("e", "f", "g")],
+    [],
+])
+def test_key_placement_stays_the_same_as_a_walk_over_every_key_through_adds_and_deletes(
+        leaves: list[tuple[str, ...]]) -> None:
+    import random
+
+    from parlance_i18n.formats.i18next_keys import KeyPaths
+
+    placement = KeyPaths(leaves)
+    paths = list(leaves)
+    rng = random.Random(13)
+    names = ["cart", "nav", "a", "b", "c", "d", "e", "f", "g", "home", "help.x", "items_other"]
+    for step in range(400):
+        if paths and rng.random() < 0.4:  # delete one key
+            path = paths.pop(rng.randrange(len(paths)))
+            assert placement.remove(".".join(path)) == path
+            continue
+        key = ".".join(rng.choice(names) for _ in range(rng.randint(1, 4)))
+        if key in placement:
+            continue
+        expected = _placed_by_a_walk_over_every_key(paths, key)
+        assert placement.path_for(key) == expected, (step, key, paths)
+        if not any(p[:len(expected)] == expected or expected[:len(p)] == p for p in paths):
+            placement.add(key, expected)  # a document adds it only where no value stands in the way
+            paths.append(expected)
+    assert sorted(placement.keys()) == sorted(".".join(p) for p in paths)
+
+
+def test_a_key_added_into_an_object_its_deletes_emptied_goes_back_into_that_object() -> None:
+    document = FORMAT.edit(b'{\n  "photos": {\n    "title": "Photos"\n  },\n  "cart": {\n    "title": "Cart"\n  }\n}\n',
+                           parse_locale("en"))
+    document.delete("photos.title")
+    assert document.to_bytes() == b'{\n  "photos": {},\n  "cart": {\n    "title": "Cart"\n  }\n}\n'
+    document.add("photos.count_one", "{{count}} photo")
+    document.add("photos.count_other", "{{count}} photos")
+    document.set("photos.count_one", "One photo")
+    assert document.to_bytes() == (b'{\n  "photos": {\n    "count_one": "One photo",\n'
+                                   b'    "count_other": "{{count}} photos"\n  },\n'
+                                   b'  "cart": {\n    "title": "Cart"\n  }\n}\n')
+
+
+def test_adds_into_a_large_file_cost_what_they_touch_not_a_scan_of_every_key() -> None:
+    tree = {f"section{s}": {f"group{g}": {f"key_{k}": f"Your cart is empty ({s}.{g}.{k})" for k in range(50)}
+                            for g in range(20)} for s in range(20)}  # 20,000 keys
+    document = FORMAT.edit(json.dumps(tree, indent=2).encode(), parse_locale("en"))
+    started = time.perf_counter()
+    for number in range(200):  # a scan of every key per add took ~10 ms each: 2 s
+        document.add(f"section{number % 20}.group{number % 7}.new_{number}", f"New {number}")
+    document.delete("section0.group0.key_0")
+    assert time.perf_counter() - started < 0.5
+    after = json.loads(document.to_bytes())
+    assert after["section3"]["group3"]["new_3"] == "New 3" and "key_0" not in after["section0"]["group0"]
+    assert len(document.keys()) == 20_000 + 200 - 1

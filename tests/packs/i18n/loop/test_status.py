@@ -68,7 +68,7 @@ def test_i18next_plural_groups_count_once_and_empty_strings_are_missing() -> Non
     # cart.items (items_one + items_other) is one key; profile.rank's ordinal forms too; "" is no translation
     assert web.missing_keys == ["cart.empty", "checkout.total", "profile.photos"]
     assert web.untranslated_keys == ["nav.help"]  # "Home", the URL and "{{count}}" may equal their source
-    assert web.invalid_messages == [("cart.remove", "the value is an array, which i18next returns only to "
+    assert [(m.key, m.reason) for m in web.invalid_messages] == [("cart.remove", "the value is an array, which i18next returns only to "
                                                     "t(key, {returnObjects: true}): write one string per key")]
 
 
@@ -76,7 +76,7 @@ def test_android_strings_not_to_translate_are_not_counted() -> None:
     android = status()["android"]
     assert android.total == 5  # app_name and api_host are translatable="false"; sizes[0], sizes[1] count
     assert android.untranslated_keys == ["cart_greeting"]
-    assert android.invalid_messages == [("cart_items", "'cart_items' cannot be used: an <item> has the quantity "
+    assert [(m.key, m.reason) for m in android.invalid_messages] == [("cart_items", "'cart_items' cannot be used: an <item> has the quantity "
                                                        "'lots'; use zero, one, two, few, many or other")]
 
 
@@ -86,8 +86,8 @@ def test_gettext_sources_are_the_targets_own_msgids_in_every_domain() -> None:
     assert backend.fuzzy_keys == ["Refund issued"]
     assert backend.untranslated_keys == ["Terms and conditions"]  # "Email" is one word: legitimately the same
     # found only when compiled: a python-format translation ending in a bare %
-    assert [key for key, _ in backend.invalid_messages] == ["Discount of %(amount)s"]
-    assert backend.invalid_messages[0][1].startswith("the python-format translation has a % at character 29")
+    assert [m.key for m in backend.invalid_messages] == ["Discount of %(amount)s"]
+    assert backend.invalid_messages[0].reason.startswith("the python-format translation has a % at character 29")
 
 
 def test_xliff_states_decide_fuzzy_and_missing() -> None:
@@ -123,7 +123,7 @@ def test_a_catalog_without_source_texts_says_so() -> None:
     found = status(locale="fr", catalog="backend")["backend"]
     assert counts(found) == (0, 0, 0, 0, 0, 0, 0)
     assert found.coverage == 1.0
-    assert found.invalid_messages == [(None, "the catalog 'backend' has no file for the source locale 'en', so "
+    assert [(m.key, m.reason) for m in found.invalid_messages] == [(None, "the catalog 'backend' has no file for the source locale 'en', so "
                                              "there is nothing to translate from: check its path and source_locale")]
 
 
@@ -146,7 +146,7 @@ def test_a_file_that_cannot_be_read_leaves_its_keys_missing(shop: Path) -> None:
     (shop / "web" / "de.json").write_text('{"nav": {"home": "Start",}}', encoding="utf-8")
     web = status(shop)["web"]
     assert counts(web) == (12, 0, 12, 0, 0, 0, 0)
-    assert web.invalid_messages == [(None, "de.json: line 1: the file is not valid JSON: expecting property name "
+    assert [(m.key, m.reason) for m in web.invalid_messages] == [(None, "de.json: line 1: the file is not valid JSON: expecting property name "
                                            "enclosed in double quotes")]
 
 

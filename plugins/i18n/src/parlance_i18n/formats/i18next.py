@@ -28,7 +28,11 @@ Not emulated: options that reconfigure i18next itself when passed as variables (
 language for a plural form a locale lacks: `render` answers for this file alone, so where i18next would
 try the fallback language's `items_other` before answering the key, this renders the key.
 
-Editing goes through `jsontext.JsonDocument`, which splices each change into the original text.
+Editing goes through `jsontext.JsonDocument`, which splices each change into the original text;
+`i18next_keys.KeyPaths` maps dot keys to the file's paths and places new keys, at a cost in proportion
+to the key's depth rather than the file's size. Deleting a key leaves its parent object in place, empty
+when the key was its last member (`"photos": {}`): i18next and FormatJS read an empty object as holding
+no messages, so it is harmless, and removing it too would change lines the edit did not name.
 """
 
 
@@ -42,6 +46,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Document, LocaleMessages, Problem, Value
+from parlance_i18n.formats.i18next_keys import KeyPaths
 from parlance_i18n.formats.i18next_render import OBJECT, I18nextRenderer, variable_names
 from parlance_i18n.formats.js_values import reject_json_constant
 from parlance_i18n.formats.textedit import detect_bom
@@ -407,15 +412,10 @@ class I18nextDocument(Document):
         self._json = JsonDocument(data)
         if not _decode(data).lstrip(" \t\r\n").startswith("{"):
             raise CatalogFileError("an i18next file holds one JSON object of keys and messages", 1)
-        self._paths: dict[str, tuple[str, ...]] = {}
-        for path, _ in self._json.leaves():
-            key = ".".join(path)
-            known = self._paths.get(key)
-            if known is None or len(path) < len(known):
-                self._paths[key] = path
+        self._paths = KeyPaths(path for path, _ in self._json.leaves())
 
     def keys(self) -> list[str]:
-        return list(self._paths)
+        return self._paths.keys()
 
     def get(self, key: str) -> Value | None:
         path = self._paths.get(key)
@@ -429,39 +429,24 @@ class I18nextDocument(Document):
         return None if path is None else self._json.line_of(path)
 
     def set(self, key: str, value: Value) -> None:
-        path = self._paths[key]
+        path = self._paths.get(key)
+        if path is None:
+            raise KeyError(key)
         self._json.set_string(path, _string_value(key, value))
 
     def add(self, key: str, value: Value) -> None:
         if key in self._paths:
             raise KeyError(key)
         text = _string_value(key, value)
-        path = self._path_for(key)
+        path = self._paths.path_for(key)
         self._json.add_string(path, text)
-        self._paths[key] = path
+        self._paths.add(key, path)
 
     def delete(self, key: str) -> None:
-        self._json.delete(self._paths.pop(key))
+        self._json.delete(self._paths.remove(key))
 
     def to_bytes(self) -> bytes:
         return self._json.to_bytes()
-
-    def _path_for(self, key: str) -> tuple[str, ...]:
-        paths = list(self._paths.values())
-        container: tuple[str, ...] = ()
-        rest = key
-        while "." in rest:
-            head, _, tail = rest.partition(".")
-            inside = (*container, head)
-            if not any(len(p) > len(inside) and p[:len(inside)] == inside for p in paths):
-                break
-            container, rest = inside, tail
-        members = [p[len(container)] for p in paths if len(p) > len(container) and p[:len(container)] == container]
-        flat = any("." in m for m in members) or (
-            not container and not any(len(p) > 1 for p in paths) and bool(paths))
-        if "." in rest and not flat:
-            return (*container, *rest.split("."))
-        return (*container, rest)
 
 
 def _string_value(key: str, value: Value) -> str:

@@ -19,6 +19,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, localcontext
 from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.formats.js_values import js_string, js_to_number, js_truthy
+from parlance_i18n.icu_dates import COMPONENT_LETTERS, HOUR_CYCLE_LETTER
 from parlance_i18n.locales import LocaleTag, babel_locale, cldr_parent
 
 if TYPE_CHECKING:
@@ -304,16 +305,8 @@ class Intl:
             "{0}", self._skeleton_text(time, moment, zone))
 
     def _skeleton(self, options: Mapping[str, Any]) -> str:
-        fields = {"weekday": {"narrow": "EEEEE", "short": "EEE", "long": "EEEE"},
-                  "year": {"numeric": "y", "2-digit": "yy"},
-                  "month": {"numeric": "M", "2-digit": "MM", "short": "MMM", "long": "MMMM", "narrow": "MMMMM"},
-                  "day": {"numeric": "d", "2-digit": "dd"},
-                  "hour": {"numeric": "j", "2-digit": "jj"},
-                  "minute": {"numeric": "m", "2-digit": "mm"},
-                  "second": {"numeric": "s", "2-digit": "ss"},
-                  "timeZoneName": {"short": "z", "long": "zzzz", "shortOffset": "O", "longOffset": "OOOO"}}
         skeleton = ""
-        for field, letters in fields.items():
+        for field, letters in _SKELETON_LETTERS.items():
             chosen = _string_option(options, field, tuple(letters), None)
             if chosen:
                 skeleton += letters[chosen]
@@ -323,7 +316,7 @@ class Intl:
             if hour12 is not None:
                 letter = "h" if js_truthy(hour12) else "H"
             elif cycle:
-                letter = {"h11": "K", "h12": "h", "h23": "H", "h24": "k"}[cycle]
+                letter = HOUR_CYCLE_LETTER[cycle]
             else:
                 short_time = str(self.locale.time_formats["short"].pattern)
                 letter = next((c for c in "hHKk" if c in short_time), "H")
@@ -371,6 +364,15 @@ class Intl:
         return str(format_list(items, style=_LIST_STYLES[kind, style], locale=self.locale))  # type: ignore[arg-type]
 
 
+# The options `{{value, datetime}}` takes, in the order the skeleton writes them, as the engine's table of
+# V8's letters has them (`j`: the locale's hour cycle, settled once the options are read), with the offset
+# time-zone names, which the engine's ICU date skeletons never ask for.
+_SKELETON_LETTERS = {
+    **{field: COMPONENT_LETTERS[field] for field in ("weekday", "year", "month", "day")},
+    "hour": {"numeric": "j", "2-digit": "jj"},
+    **{field: COMPONENT_LETTERS[field] for field in ("minute", "second")},
+    "timeZoneName": {**COMPONENT_LETTERS["timeZoneName"], "shortOffset": "O", "longOffset": "OOOO"},
+}
 _DATE_LETTERS = frozenset("GyYuUrQqMLlwWdDFgEec")
 _FIELD_KIND = {"L": "M", "c": "E", "e": "E", "h": "H", "K": "H", "k": "H", "Y": "y", "u": "y"}
 

@@ -1,6 +1,7 @@
 """JavaScript's value semantics, for the formats whose reference runs in JavaScript (i18next): how a
-JSON value prints (`String(value)`, `Number.prototype.toString`), counts (`Number(value)`,
-`parseInt`) and tests (truthiness), so that a variable renders as JavaScript would render it.
+JSON value prints (`String(value)`, with the engine's `icu_formats.js_number_text` for a number),
+counts (`Number(value)`, `parseInt`) and tests (truthiness), so that a variable renders as JavaScript
+would render it.
 `UNDEFINED` stands for `undefined`: a variable or option that was not given.
 """
 
@@ -11,10 +12,13 @@ import re
 from decimal import Decimal
 from typing import Any
 
+# Number::toString is the engine's too (an ICU argument prints a double as FormatJS's JavaScript does):
+# one definition, imported from there, since the engine must not import the formats.
+from parlance_i18n.icu_formats import js_number_text
+
 __all__ = [
     "JS_SPACE",
     "UNDEFINED",
-    "js_number_text",
     "js_parse_int",
     "js_string",
     "js_to_number",
@@ -74,31 +78,6 @@ def _int_to_double(value: int) -> float:
         return float(value)
     except OverflowError:
         return math.inf if value > 0 else -math.inf
-
-
-def js_number_text(number: float) -> str:
-    """Number::toString: the shortest digits that round-trip (as Python's repr), JavaScript's layout."""
-    if number != number:
-        return "NaN"
-    if math.isinf(number):
-        return "Infinity" if number > 0 else "-Infinity"
-    if number == 0:
-        return "0"
-    sign = "-" if number < 0 else ""
-    _, digit_tuple, exponent = Decimal(repr(abs(number))).as_tuple()
-    digits = "".join(map(str, digit_tuple)).rstrip("0")
-    exponent = int(exponent) + len(digit_tuple) - len(digits)
-    count = len(digits)
-    point = exponent + count  # the value is 0.<digits> x 10^point
-    if count <= point <= 21:
-        return sign + digits + "0" * (point - count)
-    if 0 < point <= 21:
-        return f"{sign}{digits[:point]}.{digits[point:]}"
-    if -6 < point <= 0:
-        return f"{sign}0.{'0' * -point}{digits}"
-    power = point - 1
-    mantissa = digits[0] + (f".{digits[1:]}" if count > 1 else "")
-    return f"{sign}{mantissa}e{'+' if power >= 0 else '-'}{abs(power)}"
 
 
 def js_to_number(value: Any) -> float:

@@ -216,7 +216,9 @@ class JsonDocument:
             raise KeyError(path)
         parent, member = trail[-1]
         assert member is not None and parent.members is not None
-        doomed = [member] if parent.is_array else [m for m in parent.members if m.key == member.key]
+        # Only a key the file writes twice has other occurrences: look for them only then.
+        written_twice = not parent.is_array and any(key == member.key for key, _ in parent.ignored)
+        doomed = [m for m in parent.members if m.key == member.key] if written_twice else [member]
         for victim in doomed:
             position = parent.members.index(victim)
             opening = self._sep(victim) if position == 0 else None

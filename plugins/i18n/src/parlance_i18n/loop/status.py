@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError, LocaleMessages, Value
 from parlance_i18n.locales import LocaleTag
+from parlance_i18n.models import LocaleStatusReport, SkippedMessage
 from parlance_i18n.project import CatalogFile, Project, ProjectLocale
 
 if TYPE_CHECKING:
@@ -71,27 +72,10 @@ class UnknownCatalog(I18nError):
     code = "UNKNOWN_CATALOG"
 
 
-@dataclass(frozen=True)
-class LocaleStatus:
-    """One catalog in one locale: counts (translated + missing + untranslated + fuzzy + invalid = total;
-    stale is part of translated) and the keys behind them, each list cut to the caller's limit."""
-
-    catalog: str
-    locale: str
-    total: int
-    translated: int
-    missing: int
-    untranslated: int
-    fuzzy: int
-    invalid: int
-    stale: int
-    coverage: float
-    missing_keys: list[str] = field(default_factory=list)
-    untranslated_keys: list[str] = field(default_factory=list)
-    fuzzy_keys: list[str] = field(default_factory=list)
-    invalid_messages: list[tuple[str | None, str]] = field(default_factory=list)
-    """(key, reason); key None for a problem of a whole file (its reason names the file)."""
-    stale_keys: list[str] = field(default_factory=list)
+LocaleStatus = LocaleStatusReport
+"""One catalog in one locale: counts (translated + missing + untranslated + fuzzy + invalid = total;
+stale is part of translated) and the keys behind them, each list cut to the caller's limit; it is
+what i18n_status answers, so it is defined with the tools' models."""
 
 
 def catalog_status(project: Project, source: ProjectLocale, target: ProjectLocale, lock: SourceLock | None, *,
@@ -125,7 +109,8 @@ def _status(view: CatalogView, lock: SourceLock | None, limit: int) -> LocaleSta
         invalid=len(found[INVALID]), stale=len(stale),
         coverage=round(translated / total, 4) if total else 1.0,
         missing_keys=found[MISSING][:limit], untranslated_keys=found[UNTRANSLATED][:limit],
-        fuzzy_keys=found[FUZZY][:limit], invalid_messages=reasons[:limit], stale_keys=stale[:limit],
+        fuzzy_keys=found[FUZZY][:limit], stale_keys=stale[:limit],
+        invalid_messages=[SkippedMessage(key, reason) for key, reason in reasons[:limit]],
     )
 
 
