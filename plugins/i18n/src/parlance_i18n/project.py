@@ -12,6 +12,7 @@ line) is found on request by opening the file that holds it.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
@@ -254,6 +255,7 @@ class _LocaleFiles:
                 if layers is None:
                     layers, self.problems = self._read_all()
                     self.layers = layers  # published last: a reader never sees layers without their problems
+                    _release_freed_memory()
         return layers
 
     def invalidate(self) -> None:
@@ -370,6 +372,26 @@ def _read_bytes(path: Path) -> bytes:
     if size > MAX_FILE_BYTES:
         raise CatalogFileError(f"the file has {size:,} bytes; catalog files over {MAX_FILE_BYTES:,} bytes are not read")
     return path.read_bytes()
+
+
+@functools.cache
+def _malloc_trim() -> Any:
+    """glibc's malloc_trim, or None (another C library, Windows, macOS)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def _release_freed_memory() -> None:
+    """Give back to the system what parsing a locale's files used and freed (the file's text, its
+    parsed tree): glibc keeps freed heap memory for reuse, about a third of a JSON locale's footprint
+    measured in RSS (bench/i18n_project.py: 350 -> 234 bytes per message)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 def _stat(path: Path) -> tuple[int, int] | None:
