@@ -14,6 +14,7 @@ Per locale:
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from parlance_i18n.bundles import Bundle
@@ -73,7 +74,7 @@ def _report(translator: Translator, code: str, bundle: Bundle | None, reference:
     mismatches: list[ArgumentMismatch] = []
     gaps: list[PluralGap] = []
     extra: list[str] = []
-    for key, message in messages.items():  # one look at each message: what it uses, and its plurals
+    for key, message in _usable(messages):  # one look at each message: what it uses, and its plurals
         arguments, plurals = _facts(message)
         wanted = expected.get(key)
         if wanted is not None and arguments != wanted:
@@ -102,7 +103,16 @@ def _report(translator: Translator, code: str, bundle: Bundle | None, reference:
 
 
 def _arguments_by_key(reference: Bundle) -> dict[str, frozenset[str]]:
-    return {key: _facts(message)[0] for key, message in reference.messages.items()}
+    return {key: _facts(message)[0] for key, message in _usable(reference.messages)}
+
+
+def _usable(messages: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    """(key, message) of every message that compiles: a format may list a key whose message it
+    finds invalid only when compiling it (gettext's python-format), which is reported, not checked."""
+    for key in messages:
+        message = messages.get(key)
+        if message is not None:
+            yield key, message
 
 
 def _facts(message: Any) -> tuple[frozenset[str], tuple[PluralUse, ...]]:

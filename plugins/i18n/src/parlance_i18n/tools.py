@@ -141,7 +141,7 @@ def _bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
         "locale": code,
         "message_count": len(messages),
         "messages": {key: (as_written(key) if as_written else None) or message.source
-                     for key, message in sorted(messages.items())},
+                     for key in sorted(messages) if (message := messages.get(key)) is not None},
     }
 
 
