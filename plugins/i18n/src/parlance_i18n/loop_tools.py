@@ -77,7 +77,9 @@ async def status(args: StatusInput, ctx: ToolContext) -> StatusOutput:
                 reports.append(_status_view(found, details=args.details))
         return reports
 
-    return StatusOutput(source_locale=project.source_tag.code, catalogs=await anyio.to_thread.run_sync(build))
+    with _domain_errors():  # an unknown catalog, a lock file that is not one: sentences, not crashes
+        catalogs = await anyio.to_thread.run_sync(build)
+    return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs)
 
 
 async def missing(args: MissingInput, ctx: ToolContext) -> ToolResult[MissingOutput]:
@@ -107,15 +109,16 @@ async def _work_page(ctx: ToolContext, locale: str, catalog: str | None, limit: 
     with _domain_errors():
         target = _locale(project, locale, create_hint=True)
     source = _source(project)
-    glossary, notes = _glossary(ctx, target.tag)
 
-    def build() -> tuple[list[WorkItem], str | None]:
+    def build() -> tuple[list[WorkItem], str | None, StyleNotes]:
+        glossary, notes = _glossary(ctx, target.tag)
         _refresh(source, target)
-        return work_items(source, target, glossary, catalog=catalog, limit=limit, cursor=cursor,
-                          lock=_lock(ctx, project))
+        items, next_cursor = work_items(source, target, glossary, catalog=catalog, limit=limit, cursor=cursor,
+                                        lock=_lock(ctx, project))
+        return items, next_cursor, notes
 
-    with _domain_errors():
-        items, next_cursor = await anyio.to_thread.run_sync(build)
+    with _domain_errors():  # a bad glossary file or cursor: a sentence naming it
+        items, next_cursor, notes = await anyio.to_thread.run_sync(build)
     prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag) if items else ""
     root = _root(ctx)
     return _Page(project, target, items, [_item_view(item, root) for item in items], next_cursor, prompt)
@@ -133,11 +136,26 @@ async def set_messages(args: SetMessagesInput, ctx: ToolContext) -> WriteOutput:
 
 async def _set(ctx: ToolContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
                catalog: str | None, allow_new_keys: bool, dry_run: bool) -> WriteOutput:
-    glossary_check = _glossary_check(ctx, target.tag)
-    return await _write(ctx, project, dry_run,
-                        lambda: plan_set_messages(_fresh(target), _fresh(_source(project)), messages, catalog=catalog,
-                                                  allow_new_keys=allow_new_keys, glossary_check=glossary_check),
-                        record=target)
+    settings: I18nSettings = ctx.settings or I18nSettings()
+    limit = settings.max_message_chars
+    too_long = sorted(key for key, value in messages.items()
+                      if len(key) > limit or any(len(text) > limit for text in _texts(value)))
+    if too_long:
+        raise ToolError("INVALID_MESSAGES",
+                        f"{len(too_long)} message(s) or key(s) are longer than {limit:,} characters "
+                        "(setting [packs.i18n] max_message_chars); nothing was written",
+                        {"keys": [key[:80] for key in too_long[:20]], "limit": limit})
+
+    def plan() -> WritePlan:
+        glossary, _ = _glossary(ctx, target.tag)
+        return plan_set_messages(_fresh(target), _fresh(_source(project)), messages, catalog=catalog,
+                                 allow_new_keys=allow_new_keys, glossary_check=glossary.missing_in)
+
+    return await _write(ctx, project, dry_run, plan, record=target)
+
+
+def _texts(value: Any) -> list[str]:
+    return [value] if isinstance(value, str) else [v for v in value.values() if isinstance(v, str)]
 
 
 async def rename_key(args: RenameKeyInput, ctx: ToolContext) -> WriteOutput:
@@ -179,6 +197,8 @@ async def translate_missing(args: TranslateMissingInput, ctx: ToolContext) -> To
 
 async def _write(ctx: ToolContext, project: Project, dry_run: bool,
                  plan: Any, record: ProjectLocale | None = None) -> WriteOutput:
+    notes: list[str] = []
+
     def run() -> WritePlan:
         planned: WritePlan = plan()
         if dry_run:
@@ -188,7 +208,13 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
             if any(file.path in done.files for file in locale.files):
                 locale.reload()  # every session's next translate sees what was written
         if record is not None:
-            _record_sources(ctx, project, record, done)
+            try:
+                _record_sources(ctx, project, record, done)
+            except (I18nError, OSError) as exc:  # the files are written: say so, and what was not recorded
+                notes.append(exc.message if isinstance(exc, I18nError) else
+                             f"the lock file could not be written ({exc.__class__.__name__}): the translations are "
+                             "written, but not which source texts they were made from")
+                logger.warning("i18n.lock_file_not_written", extra={"error": exc.__class__.__name__})
         for path, (before, after) in done.files.items():
             logger.info("i18n.catalog_written", extra={"file": str(path), "bytes_before": len(before),
                                                        "bytes_after": len(after)})
@@ -202,7 +228,7 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
     if not dry_run:
         logger.info("i18n.messages_written", extra=counts)
     return WriteOutput(dry_run=dry_run, written=counts["written"], unchanged=counts["unchanged"],
-                       refused=counts["refused"], results=results, diff=done.diff(root))
+                       refused=counts["refused"], results=results, diff=done.diff(root), notes=notes)
 
 
 def _record_sources(ctx: ToolContext, project: Project, target: ProjectLocale, done: WritePlan) -> None:
@@ -282,11 +308,6 @@ def _relative(file: str | None, root: Path) -> str | None:
 def _glossary(ctx: ToolContext, tag: LocaleTag) -> tuple[Glossary, StyleNotes]:
     settings: I18nSettings = ctx.settings or I18nSettings()
     return load_glossary(tag, ctx.language_packs, list(settings.glossaries))
-
-
-def _glossary_check(ctx: ToolContext, tag: LocaleTag) -> Any:
-    glossary, _ = _glossary(ctx, tag)
-    return glossary.missing_in
 
 
 def _status_view(found: LocaleStatus, *, details: bool) -> LocaleStatusReport:

@@ -14,8 +14,8 @@ from pydantic import BaseModel, Field
 __all__ = [
     "AddMessagesInput", "AddMessagesOutput", "ArgumentMismatch", "Candidate", "CheckInput", "CheckOutput",
     "DeleteKeysInput", "Example", "GlossaryTerm", "InvalidMessage", "KeyResult", "ListLocalesOutput",
-    "LocaleStatusReport", "MissingInput", "MissingOutput", "RenameKeyInput", "SetMessagesInput", "SkippedMessage", "StatusInput",
-    "StatusOutput", "TranslateMissingInput", "TranslateMissingOutput", "WorkItemView", "WriteOutput",
+    "LocaleStatusReport", "MissingInput", "MissingOutput", "RenameKeyInput", "SetMessagesInput", "SkippedMessage",
+    "StatusInput", "StatusOutput", "TranslateMissingInput", "TranslateMissingOutput", "WorkItemView", "WriteOutput",
     "LocaleReport", "LocaleSummary", "NoInput", "PluralGap", "TranslateInput", "TranslateOutput",
 ]
 
@@ -242,6 +242,7 @@ class MissingOutput(BaseModel):
 class SetMessagesInput(BaseModel):
     locale: str = Field(description="The locale the messages are in: 'de', 'pt-BR'.")
     messages: dict[str, Candidate] = Field(
+        max_length=2000,
         description="Key -> message in the catalog's own syntax, or, for a plural, {category: message} "
                     "with every CLDR category the locale needs ('one', 'few', 'many', 'other', ...)."
     )
@@ -257,6 +258,7 @@ class WriteOutput(BaseModel):
     refused: int
     results: list[KeyResult]
     diff: str = Field(description="Unified diff of every file touched (what would change, on a dry run).")
+    notes: list[str] = Field(default_factory=list, description="What else to know, e.g. a lock file not updated.")
 
 
 class RenameKeyInput(BaseModel):

@@ -205,3 +205,12 @@ def test_deleting_through_write_into() -> None:
     assert write_into(document, [("a", None), ("zz", None)]) is True
     assert document.to_bytes() == b'{"b": "y"}\n'
     assert write_into(document, [("a", None)]) is False
+
+
+def test_a_lone_surrogate_is_refused_before_it_reaches_a_file() -> None:
+    """JSON lets "\\ud800" through, from a client or a model's answer; no file encoding can hold it."""
+    from parlance_i18n.loop.forms import candidate_problem
+
+    assert "surrogate" in (candidate_problem("Hallo \ud800") or "")
+    assert "surrogate" in (candidate_problem({"one": "ok", "other": "\udfff"}) or "")
+    assert candidate_problem("Hallo \U0001F600") is None

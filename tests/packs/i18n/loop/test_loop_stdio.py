@@ -176,3 +176,23 @@ async def test_two_clients_writing_one_file_lose_nothing(round: int, tmp_path: P
         return sorted(line.rstrip(",") for line in _diff_body(diff))
 
     assert lines(_git(root, "diff")) == lines((PROJECTS / case.format / "expected-ru.diff").read_text(encoding="utf-8"))
+
+
+async def test_errors_are_sentences_and_a_written_file_is_reported_written(tmp_path: Path) -> None:
+    """An unknown catalog is a tool error naming the choices; a dry run writes nothing; a lock file a
+    merge left conflict markers in does not hide that the translations were written."""
+    case = next(c for c in CASES if c.format == "i18next")
+    root = _project(case, tmp_path)
+    (root / "parlance-i18n.lock").write_text("<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> theirs\n", encoding="utf-8")
+    async with _client(root, tmp_path) as client:
+        unknown = await client.call_tool("i18n_status", {"catalog": "nope"})
+        dry = await client.call_tool("i18n_set_messages", {"locale": "ru", "messages": case.good, "dry_run": True})
+        untouched = _git(root, "status", "--porcelain", "--", "locales")
+        written = await client.call_tool("i18n_set_messages", {"locale": "ru", "messages": case.good})
+        too_long = await client.call_tool("i18n_set_messages", {"locale": "ru", "messages": {"cart.greeting": "x" * 20_000}})
+    assert unknown.is_error and "nope" in unknown.content[0].text and "INTERNAL" not in unknown.content[0].text  # type: ignore[union-attr]
+    assert not dry.is_error and dry.structured_content["diff"] and untouched == ""  # type: ignore[index]
+    assert not written.is_error, written
+    assert written.structured_content["written"] == len(case.good)  # type: ignore[index]
+    assert written.structured_content["notes"] and _git(root, "diff", "--stat", "--", "locales")  # type: ignore[index]
+    assert too_long.is_error and "max_message_chars" in too_long.content[0].text  # type: ignore[union-attr]

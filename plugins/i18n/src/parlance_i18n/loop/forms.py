@@ -74,8 +74,15 @@ _UNSERVED_XLIFF = frozenset({"new", "needs-translation", "initial"})
 _BLANK_LINE = re.compile(rb"\n[ \t\r]*\n")
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def candidate_problem(value: Any) -> str | None:
     """Why `value` is not a message a caller may give (None when it is one)."""
+    texts = [value] if isinstance(value, str) else list(value.values()) if isinstance(value, dict) else None
+    if texts is not None and any(_LONE_SURROGATE.search(text) for text in texts if isinstance(text, str)):
+        # JSON lets "\ud800" through; no file encoding can hold it, so the write would fail later
+        return "the message holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff), which no file can hold"
     if isinstance(value, str):
         return None
     if isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):

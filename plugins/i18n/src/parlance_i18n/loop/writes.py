@@ -290,7 +290,13 @@ def _plan_file(reader: _Reader, file: CatalogFile, items: list[_Message]) -> tup
         if broken:
             remaining, document = [m for m in remaining if m.key not in refused], None
             continue
-        after = document.to_bytes() if written else data
+        try:
+            after = document.to_bytes() if written else data
+        except ValueError:  # a character the file's encoding cannot hold (UnicodeEncodeError is one)
+            reason = "the file's encoding cannot hold a character of this message, so nothing is written to it"
+            refused.update({key: [reason] for key in written})
+            remaining, document = [m for m in remaining if m.key not in refused], None
+            continue
         rejected: dict[str, list[str]] = {}
         if written:
             try:
