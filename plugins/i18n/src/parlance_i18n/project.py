@@ -149,9 +149,9 @@ class ProjectLocale(Mapping[str, Renderable]):
         return self._store.load()
 
     def reload(self) -> None:
-        """Read the files again (after a write), for every session and view sharing them."""
-        self._store.invalidate()
-        self._store.load()
+        """Read the files again (after a write), for every session and view sharing them; what was
+        read before is served until the new reading is complete."""
+        self._store.refresh()
 
     def changed_on_disk(self) -> bool:
         """Whether a file was changed since it was read (by an editor, git, another process)."""
@@ -167,8 +167,16 @@ class ProjectLocale(Mapping[str, Renderable]):
         return found
 
     def skipped(self, key: str) -> FileProblem | None:
-        """Why `key` was skipped in this locale's files, or None when it was not."""
-        return next((p for p in self.problems if p.key == key), None)
+        """Why `key` was skipped in this locale's files, or None when it was not (a dict lookup once
+        the locale is read: i18n_translate asks on every fallback)."""
+        layers = self.load()
+        # Formats add a problem when a message first fails to compile: the index follows the count.
+        count = sum(len(messages.problems) for _, messages in layers)
+        index = self._store.skipped
+        if index is None or index[0] is not layers or index[1] != count:  # identity: never compare the mappings
+            by_key = {p.key: p for p in reversed(self.problems) if p.key is not None}  # the first one wins
+            index = self._store.skipped = (layers, count, by_key)
+        return index[2].get(key)
 
     def origin(self, key: str) -> tuple[str, Path, int | None] | None:
         """(catalog, file, line) of the file that serves `key`, or None when no file of this locale does."""
@@ -245,6 +253,7 @@ class _LocaleFiles:
         self.layers: tuple[tuple[CatalogFile, LocaleMessages], ...] | None = None
         self.problems: list[FileProblem] = []
         self._seen: dict[Path, tuple[int, int] | None] = {}  # (mtime_ns, size) of each file when read
+        self.skipped: tuple[object, int, dict[str, FileProblem]] | None = None  # (layers, problems, key -> problem)
         self._lock = threading.Lock()
 
     def load(self) -> tuple[tuple[CatalogFile, LocaleMessages], ...]:
@@ -258,9 +267,12 @@ class _LocaleFiles:
                     _release_freed_memory()
         return layers
 
-    def invalidate(self) -> None:
+    def refresh(self) -> None:
+        """Read again, then swap: readers go on with the old layers meanwhile, without waiting."""
+        layers, problems = self._read_all()
         with self._lock:
-            self.layers = None
+            self.problems, self.layers = problems, layers
+        _release_freed_memory()
 
     def changed(self) -> bool:
         return self.layers is not None and any(_stat(path) != seen for path, seen in self._seen.items())
@@ -332,13 +344,16 @@ def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str]) -> It
             yield Path(entry.path), found
 
 
+_PLACEHOLDER_REGEX = {"{locale}": "(?P<locale>[^/]+?)", "{domain}": "(?P<domain>[^/]+?)"}
+
+
 def _segment_matcher(segment: str) -> re.Pattern[str]:
     """A regex for one path segment with placeholders; `values-{locale}` also matches `values`."""
     if segment == f"{_ANDROID_DEFAULT}-{{locale}}":
         return re.compile(rf"{_ANDROID_DEFAULT}(?:-(?P<locale>[^/]+))?")
     pieces = re.split(r"(\{locale\}|\{domain\})", segment)
     regex = "".join(
-        "(?P<locale>[^/]+?)" if piece == "{locale}" else "(?P<domain>[^/]+?)" if piece == "{domain}" else re.escape(piece)
+        _PLACEHOLDER_REGEX.get(piece) or re.escape(piece)
         for piece in pieces
     )
     return re.compile(regex)

@@ -63,7 +63,7 @@ async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput |
         found = translator.translate(args.key, args.locale, args.variables)
     output = TranslateOutput(translation=found.translation, locale=found.locale, fallback=found.fallback)
     if found.fallback and translator.catalog.project is not None:
-        skipped = await anyio.to_thread.run_sync(translator.skipped, args.key, args.locale)
+        skipped = translator.skipped(args.key, args.locale)  # the route's locales are read: dict lookups
         if skipped:  # the locale's file has the key, but not a usable message: say why it fell back
             return ToolResult(output, meta={META_KEY: {"skipped": [_problem_view(p) for p in skipped]}})
     return output
