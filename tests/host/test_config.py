@@ -222,8 +222,11 @@ def test_path_settings_resolve_against_the_file_folder(clean_env: Path) -> None:
 
 
 class _DefaultPathSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     lock: Path = Field(default=Path("app.lock"), json_schema_extra={"x-parlance-created": True})
+    cache: Path = Field(default=Path("cache"), alias="cache-dir", json_schema_extra={"x-parlance-created": True})
     absolute: Path = Path("/var/app.lock")
+    read_only: Path = Path("data")  # not created by the pack: its default is the pack's business
     nothing: Path | None = None
 
 
@@ -231,9 +234,11 @@ def test_a_relative_default_path_resolves_against_the_file_folder_too(clean_env:
     from parlance.config import resolve_path_settings
 
     base = clean_env / "conf"
-    assert resolve_path_settings(_DefaultPathSettings, {}, base, key="packs.p") == {"lock": str(base / "app.lock")}
-    assert resolve_path_settings(_DefaultPathSettings, {"lock": "x.lock"}, base, key="packs.p") == {
-        "lock": str(base / "x.lock")}
+    resolved = resolve_path_settings(_DefaultPathSettings, {}, base, key="packs.p")
+    assert resolved == {"lock": str(base / "app.lock"), "cache-dir": str(base / "cache")}
+    assert _DefaultPathSettings.model_validate(resolved).cache == base / "cache"  # under the alias: accepted
+    assert resolve_path_settings(_DefaultPathSettings, {"lock": "x.lock"}, base, key="packs.p")["lock"] == str(
+        base / "x.lock")
 
 
 def test_show_withholds_values_it_cannot_match_to_an_environment_reference() -> None:

@@ -12,7 +12,7 @@ environment are remembered so `parlance config show` can mask them.
 One rule for relative paths: a path written in parlance.toml resolves against the folder of that
 file — `[language_packs] paths` here, and every setting a pack's model types as a `Path` when the
 pack's table is validated (`resolve_path_settings`), so packs need not know where the file was;
-a relative default of such a setting too (a lock file beside parlance.toml). A
+a relative default of such a setting marked as created too (a lock file beside parlance.toml). A
 path given on the command line or in an environment variable (`--config`, `$PARLANCE_CONFIG`, a
 setting written as `${env:NAME}...`) resolves against the working folder.
 
@@ -470,10 +470,13 @@ def _visit_model(model: type[BaseModel], table: dict[str, Any], visit: PathVisit
             if written in out:
                 out[written] = _visit(info.annotation, out[written], visit, f"{key}.{written}", created)
         default = info.default
-        if isinstance(default, PurePath) and not default.is_absolute() and not any(k in out for k in written_keys):
-            # A relative default names a place beside the config file too (e.g. a lock file), not in
-            # whatever folder the client happened to start the server from.
-            out[name] = _visit(info.annotation, str(default), visit, f"{key}.{name}", created)
+        if (created and isinstance(default, PurePath) and not default.is_absolute()
+                and not any(k in out for k in written_keys)):
+            # A relative default of a file the pack creates (a lock file) goes beside the config file
+            # too, not into whatever folder the client started the server from. Written under the key
+            # the table would use (an alias when there is one), so `extra="forbid"` models accept it.
+            table_key = written_keys[-1]  # the alias, when the field has one
+            out[table_key] = _visit(info.annotation, str(default), visit, f"{key}.{table_key}", created)
     return out
 
 
