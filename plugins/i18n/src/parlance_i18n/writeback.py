@@ -6,7 +6,9 @@ splices only what changes), and replaces the file with the result:
 - **Atomic.** The new bytes go to a temporary file in the same folder, which is flushed and
   fsynced, then renamed over the original (and the folder fsynced): a reader sees the old file or
   the new one, never half of one; a crash leaves the old file. The file's permission bits are kept,
-  and a symbolic link is followed (its target is replaced, the link stays).
+  and its owner where the process may set it (a server running as root leaves a user's file the
+  user's). A symbolic link is followed (its target is replaced, the link stays); a hard link is not
+  (the path gets a new file, as every editor that saves atomically does).
 - **No lost updates.** Writers in this process take a lock per file, and writers in any process an
   advisory lock on the folder (POSIX `flock`), so two Parlance sessions take turns. An editor that
   takes no lock is caught by the content hash: just before the rename the file is read again, and if
@@ -117,7 +119,8 @@ def unified_diff(before: bytes, after: bytes, label: str) -> str:
 def _replace_if_unchanged(target: Path, before: bytes | None, after: bytes) -> bool:
     """Write `after` over `target` unless it no longer holds `before` (None: it did not exist);
     False when it changed."""
-    mode = target.stat().st_mode & 0o7777 if before is not None else _new_file_mode()
+    status = target.stat() if before is not None else None
+    mode = status.st_mode & 0o7777 if status is not None else _new_file_mode()
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".parlance-tmp", dir=target.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
@@ -125,6 +128,10 @@ def _replace_if_unchanged(target: Path, before: bytes | None, after: bytes) -> b
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, mode)
+        if status is not None and hasattr(os, "chown"):
+            with contextlib.suppress(OSError):  # only root may give a file away; others keep their own
+                if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
+                    os.chown(temporary, status.st_uid, status.st_gid)
         # The last look before the rename: an editor that takes no lock may have saved meanwhile.
         now = target.read_bytes() if target.exists() else None
         if (now is None) != (before is None) or (now is not None and _digest(now) != _digest(before or b"")):

@@ -196,3 +196,17 @@ async def test_errors_are_sentences_and_a_written_file_is_reported_written(tmp_p
     assert written.structured_content["written"] == len(case.good)  # type: ignore[index]
     assert written.structured_content["notes"] and _git(root, "diff", "--stat", "--", "locales")  # type: ignore[index]
     assert too_long.is_error and "max_message_chars" in too_long.content[0].text  # type: ignore[union-attr]
+
+
+async def test_a_catalog_file_that_links_outside_its_folder_is_not_written(tmp_path: Path) -> None:
+    case = next(c for c in CASES if c.format == "i18next")
+    root = _project(case, tmp_path)
+    outside = tmp_path / "outside.json"
+    target = root / "locales" / "ru" / "translation.json"
+    outside.write_bytes(target.read_bytes())
+    target.unlink()
+    target.symlink_to(outside)
+    async with _client(root, tmp_path) as client:
+        refused = await client.call_tool("i18n_set_messages", {"locale": "ru", "messages": case.good})
+    assert refused.is_error and "UNSAFE_PATH" in refused.content[0].text  # type: ignore[union-attr]
+    assert outside.read_bytes() == (PROJECTS / case.format / "locales/ru/translation.json").read_bytes()
