@@ -252,7 +252,7 @@ class SetMessagesInput(BaseModel):
 
 
 class WriteOutput(BaseModel):
-    dry_run: bool
+    dry_run: bool = Field(description="True: nothing was written; `written` then means 'would be written'.")
     written: int
     unchanged: int
     refused: int

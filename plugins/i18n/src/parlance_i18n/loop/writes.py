@@ -11,7 +11,10 @@ are left out and the file is planned again without them, so a refused message ne
 file while the valid ones of the same call are written.
 
 `plan_rename_key` and `plan_delete_keys` work across every locale given, and refuse the whole
-operation on a conflict (the new key exists somewhere, the old one nowhere).
+operation on a conflict found when planning (the new key exists somewhere, the old one nowhere).
+`apply` writes file by file: when one file cannot be written (someone changed it so the edit no
+longer applies, or the disk refuses), the files before it stay written and the outcomes say which
+file was refused, so a rename can be left done in some locales; run it again once that file is fixed.
 
 `apply` writes each changed file with `writeback.edit_file` (atomic replace, per-file locks). The
 change it applies is the plan's edits, replayed on whatever the file holds when it is written: if
