@@ -355,17 +355,3 @@ def test_references_resolve_in_the_same_file() -> None:
     assert messages.problems[0].reason == (
         "'framework' cannot be used: it is a reference ('@android:string/ok') to a resource this file does not "
         "hold; write \\@ or \\? to start a text with @ or ?")
-
-
-@pytest.mark.parametrize("path", sorted(p for p in CATALOGS.rglob("*") if p.is_file() and "unparseable" not in p.parts),
-                         ids=lambda path: str(path.relative_to(CATALOGS)))
-def test_rendering_never_raises_and_keeps_to_the_limit(path: Path) -> None:
-    locale = path.relative_to(CATALOGS).parts[0]
-    messages = formats.get("android").read(path.read_bytes(), parse_locale(locale))
-    odd_values: list[dict[str, object]] = [
-        {}, {"count": None, "1": None}, {"count": "many", "1": {"x": 1}, "2": [1]}, {"count": -1, "1": 10**30},
-        {"count": float("nan"), "1": True, "2": 2.5}, {"count": "3", "1": "x" * 1000, "2": "%s %n"}]
-    for key in messages:
-        for values in odd_values:
-            for limit in (0, 3, 200):
-                assert len(messages[key].render(values, limit)) <= limit

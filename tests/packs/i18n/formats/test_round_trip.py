@@ -161,6 +161,27 @@ def test_deleting_and_adding_one_message(case: tuple[str, str, Path]) -> None:
         after.add(ADDED_KEY, new)
 
 
+ODD_VALUES: list[dict[str, object]] = [
+    {}, {"count": None, "1": None, "0": None}, {"count": "many", "1": {"x": 1}, "2": [1], "name": ["x"]},
+    {"count": -1, "1": 10**30, "0": -(10**30)}, {"count": float("nan"), "1": True, "2": 2.5, "amount": float("inf")},
+    {"count": "3", "1": "x" * 1000, "2": "%s %n {0} {{name}}", "name": "<b>&'\"</b>"},
+]
+
+
+@pytest.mark.parametrize("case", READABLE, ids=_id)
+def test_rendering_never_raises_and_keeps_to_the_limit(case: tuple[str, str, Path]) -> None:
+    """Every message of every format, with values of every odd shape a client can send."""
+    name, locale, file = case
+    messages = formats.get(name).read(file.read_bytes(), parse_locale(locale))
+    for key in messages:
+        message = messages.get(key)
+        if message is None:  # listed, but invalid once compiled: reported, never rendered
+            continue
+        for values in ODD_VALUES:
+            for limit in (0, 3, 200):
+                assert len(message.render(values, limit)) <= limit, (key, values, limit)
+
+
 @pytest.mark.parametrize("case", UNPARSEABLE, ids=_id)
 def test_unparseable_files_are_refused_with_a_reason(case: tuple[str, str, Path]) -> None:
     name, locale, file = case
