@@ -13,6 +13,10 @@
 
 Shapes, by how often they are rendered: plain text (kept as is), text with one `{name}` (before,
 name, after: one f-string), and everything else: a tuple of steps walked by one small loop.
+Compiling reads the common shapes (plurals and selects of text, `#` and `{name}`) straight into
+steps through `icu_quick`, with no syntax tree in between; the rest goes through the full parser.
+`message_facts(text)` gives what `Message.facts()` gives (argument names, plural uses) from one
+parse, without compiling.
 
 Memory stays linear in the source with a small constant, whatever the message says:
 
@@ -29,8 +33,11 @@ Memory stays linear in the source with a small constant, whatever the message sa
 
 So a bundle at rest costs its text, a small object per message and at most `_EAGER_RATIO` times
 its text in steps, and all the on-demand steps in the process together at most `_CACHE_BYTES`. A
-message pushed out of the cache compiles again on its next render: tens of microseconds for an
-ordinary message, milliseconds for one of 10,000 characters (about what rendering it costs).
+message pushed out of the cache compiles again on its next render: about ten microseconds for an
+ordinary plural, milliseconds for a message of 10,000 characters (about what rendering it costs).
+Beyond those, the process keeps the steps of the one message it last compiled on demand, if they
+cost at most `_DROPPED_BYTES`: the check tool reads each message's facts right after compiling
+it, and takes them from those steps rather than from a second parse.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from decimal import Decimal
 from typing import Any
 
 from parlance_i18n.icu_formats import LocaleFormats, js_number_text, locale_formats
+from parlance_i18n.icu_quick import quick_build
 from parlance_i18n.icu_syntax import (
     POUND,
     Argument,
@@ -55,13 +63,15 @@ from parlance_i18n.icu_syntax import (
     PluralArgument,
     SelectArgument,
     parse,
+    parse_fully,
 )
 from parlance_i18n.plurals import TABLE_SIZE, PluralRules, as_number
 
-__all__ = ["Message", "MessageSyntaxError", "PluralUse", "compile_message", "value_text"]
+__all__ = ["Facts", "Message", "MessageSyntaxError", "PluralUse", "compile_message", "message_facts", "value_text"]
 
 _NAMES_ONLY = re.compile(r"(?:[^{}]|\{[\w.\-]+\})*")
 _NAME_TOKEN = re.compile(r"\{([\w.\-]+)\}")
+_ONE_ARGUMENT = re.compile(r"([^{}']*)\{([\w.\-]+)\}([^{}']*)")
 
 _EAGER_RATIO = 2
 """Steps that cost at most this many times the source's size are kept from the start."""
@@ -71,6 +81,8 @@ _SHARED_LIMIT = 4096
 """Most pieces a `shared` dict holds; it starts afresh when full (it lives while one bundle compiles)."""
 _SHARED_PIECE = 256
 """Larger pieces are shared within their message only, so `shared` never holds much."""
+_DROPPED_BYTES = 4096
+"""The largest steps of an on-demand message kept after its compile, for the look that usually follows."""
 
 # Opcodes: a step that is a tuple says what it is in its first item. A str step is literal text;
 # None is '#' (the innermost plural's number), which the garbage collector, unlike POUND, ignores.
@@ -80,6 +92,9 @@ Values = Mapping[str, Any]
 Steps = tuple[Any, ...]
 
 _NO_VALUES: Values = {}
+Facts = tuple[frozenset[str], tuple["PluralUse", ...]]
+"""A message's argument names and plural uses (`Message.facts`)."""
+_NO_FACTS: Facts = (frozenset(), ())
 _sizeof = sys.getsizeof
 
 
@@ -100,19 +115,38 @@ def compile_message(text: str, rules: PluralRules, shared: dict[Any, Any] | None
     """
     if "{" not in text and "}" not in text and ("'" not in text or ("'<" not in text and "'>" not in text)):
         return _Literal(text, text.replace("''", "'") if "''" in text else text)  # plain text: '' is all to undo
-    formats = locale_formats(rules)
     compiler = _Compiler(shared)
+    one = _ONE_ARGUMENT.fullmatch(text)
+    if one is not None:  # `Hello {name}, ...`, the commonest message with an argument, without steps
+        before, name, after = one.groups()
+        share = compiler._share
+        return _OneArgument(text, share(before) if before else "", share((_ARG, name, f"{{{name}}}")),
+                            share(after) if after else "")
+    formats = locale_formats(rules)
     steps = compiler.message(text)
     nodes = [step for step in steps if step.__class__ is not str]
     if not nodes:
         return _Literal(text, "".join(steps))
     if len(nodes) == 1 and nodes[0][0] == _ARG:
-        return _OneArgument(text, steps)
+        index = steps.index(nodes[0])  # adjacent text is one piece: at most one before and one after
+        return _OneArgument(text, "".join(steps[:index]), nodes[0], "".join(steps[index + 1:]))
     if compiler.cost > _EAGER_RATIO * _sizeof(text):
+        _last_dropped.keep(text, steps, compiler.cost)
         return _OnDemand(text, formats)
     if len(steps) == 1:
         return _Node(text, steps[0], formats)
     return _Steps(text, steps, formats)
+
+
+def message_facts(text: str) -> Facts:
+    """`compile_message(text, rules).facts()` from one parse, compiling nothing: the names of the
+    arguments `text` uses and its plural uses. Raises `MessageSyntaxError` as `compile_message` does."""
+    if "{" not in text and "}" not in text:
+        return _NO_FACTS
+    names: set[str] = set()
+    uses: list[PluralUse] = []
+    _collect_parts(parse(text), names, uses)
+    return frozenset(names), tuple(uses)
 
 
 def _text(value: Any) -> str | None:
@@ -160,20 +194,16 @@ class Message:
     @property
     def arguments(self) -> frozenset[str]:
         """The names of every argument the message uses, in any branch."""
-        names: set[str] = set()
-        _collect(self._steps(), names, [])
-        return frozenset(names)
+        return self.facts()[0]
 
     @property
     def plurals(self) -> tuple[PluralUse, ...]:
         """Each plural and selectordinal argument, in source order."""
-        uses: list[PluralUse] = []
-        _collect(self._steps(), set(), uses)
-        return tuple(uses)
+        return self.facts()[1]
 
-    def facts(self) -> tuple[frozenset[str], tuple[PluralUse, ...]]:
-        """`arguments` and `plurals` from one look at the steps (a message compiled on demand
-        compiles once, not twice): what the check tool reads of every message."""
+    def facts(self) -> Facts:
+        """`arguments` and `plurals` from one look at the message: what the check tool reads of
+        every message."""
         names: set[str] = set()
         uses: list[PluralUse] = []
         _collect(self._steps(), names, uses)
@@ -197,18 +227,20 @@ class _Literal(Message):
         text = self._text
         return text if len(text) <= limit else text[:limit]
 
+    def facts(self) -> Facts:
+        return _NO_FACTS
+
 
 class _OneArgument(Message):
     """Text around one `{name}`, the commonest message with an argument: one f-string to render."""
 
     __slots__ = ("_before", "_name", "_missing", "_after")
 
-    def __init__(self, source: str, steps: Steps) -> None:
+    def __init__(self, source: str, before: str, argument: Steps, after: str) -> None:
         self.source = source
-        index = next(i for i, step in enumerate(steps) if step.__class__ is not str)
-        _, self._name, self._missing = steps[index]
-        self._before = "".join(steps[:index])
-        self._after = "".join(steps[index + 1:])
+        _, self._name, self._missing = argument
+        self._before = before
+        self._after = after
 
     def render(self, values: Values | None, limit: int) -> str:
         value = values.get(self._name) if values else None
@@ -221,6 +253,9 @@ class _OneArgument(Message):
 
     def _steps(self) -> Steps:
         return ((_ARG, self._name, self._missing),)
+
+    def facts(self) -> Facts:
+        return frozenset((self._name,)), ()
 
 
 class _Steps(Message):
@@ -279,9 +314,18 @@ class _OnDemand(Message):
             text = _run(steps, values or _NO_VALUES, limit, "", self._rules)
         return text if len(text) <= limit else text[:limit]
 
-    def _steps(self) -> Steps:
-        steps = self._compiled  # the check tool reads every message: it does not fill the cache
-        return _Compiler().message(self.source) if steps is None else steps
+    def facts(self) -> Facts:
+        # The check tool reads every message: it neither fills the cache nor compiles again what
+        # the compile that made this message has just made.
+        steps = self._compiled
+        if steps is None:
+            steps = _last_dropped.steps_of(self.source)
+        if steps is None:
+            return message_facts(self.source)
+        names: set[str] = set()
+        uses: list[PluralUse] = []
+        _collect(steps, names, uses)
+        return frozenset(names), tuple(uses)
 
 
 class _Cache:
@@ -314,6 +358,30 @@ class _Cache:
 
 
 _cache = _Cache(_CACHE_BYTES)
+
+
+class _LastDropped:
+    """The steps of the last message `compile_message` made `_OnDemand`, when they are small.
+
+    The check tool compiles each message and at once reads its facts: those come from these steps
+    rather than from a second parse. One message's steps, `_DROPPED_BYTES` at most, so what
+    bundles hold is unchanged."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: tuple[str, Steps] | None = None
+
+    def keep(self, source: str, steps: Steps, cost: int) -> None:
+        self._kept = (source, steps) if cost <= _DROPPED_BYTES else None
+
+    def steps_of(self, source: str) -> Steps | None:
+        """The steps of `source` (the very str object) if they are the ones kept, else None."""
+        kept = self._kept  # one read: another thread may replace it meanwhile
+        return kept[1] if kept is not None and kept[0] is source else None
+
+
+_last_dropped = _LastDropped()
 
 
 # --- rendering steps -----------------------------------------------------------------------------------
@@ -410,9 +478,14 @@ _EMIT = {_ARG: _argument, _NUMBER: _number, _PLURAL: _plural, _SELECT: _select, 
 
 
 class _Compiler:
-    """Turns one message into steps, sharing equal pieces and adding up what new ones cost."""
+    """Turns one message into steps, sharing equal pieces and adding up what new ones cost.
+
+    The common shapes are read by `icu_quick`, which builds the steps through this compiler's
+    `Builder` methods (text, argument, sequence, plural, select) without a syntax tree; the others
+    are parsed in full and their tree walked into the same methods."""
 
     __slots__ = ("cost", "_memo", "_shared")
+    pound = None
 
     def __init__(self, shared: dict[Any, Any] | None = None) -> None:
         self.cost = 0
@@ -427,10 +500,40 @@ class _Compiler:
             pieces = _NAME_TOKEN.split(text)  # text, name, text, name, ..., text
             return self._share(tuple(self._share(piece) if i % 2 == 0 else self._share((_ARG, piece, f"{{{piece}}}"))
                                      for i, piece in enumerate(pieces) if piece or i % 2))
-        return self._sequence(parse(text))
+        steps = quick_build(text, self)
+        return steps if steps is not None else self._sequence(parse_fully(text))
+
+    # --- the Builder methods, which icu_quick calls -------------------------------------------------
+
+    def text(self, text: str) -> str:
+        return self._share(text)  # type: ignore[no-any-return]
+
+    def sequence(self, items: tuple[Any, ...]) -> Steps:
+        return self._share(items)  # type: ignore[no-any-return]
+
+    def argument(self, name: str, source: str) -> Steps:
+        return self._share((_ARG, self._share(name), source))  # type: ignore[no-any-return]
+
+    def plural(self, name: str, ordinal: bool, offset: int, exact: list[tuple[Decimal, Steps]],
+               cases: list[tuple[str, Steps]]) -> Steps:
+        share = self._share
+        keys = share(tuple([share(key) for key, _ in cases]))
+        branches = share(tuple([branch for _, branch in cases]))
+        exact_branches = share(tuple([share(pair) for pair in exact]))
+        node = (_PLURAL, share(name), ordinal, offset, exact_branches, keys, branches, branches[keys.index("other")])
+        return share(node)  # type: ignore[no-any-return]
+
+    def select(self, name: str, cases: list[tuple[str, Steps]]) -> Steps:
+        share = self._share
+        keys = share(tuple([share(key) for key, _ in cases]))
+        branches = share(tuple([branch for _, branch in cases]))
+        node = (_SELECT, share(name), keys, branches, branches[keys.index("other")])
+        return share(node)  # type: ignore[no-any-return]
+
+    # --- the syntax tree of the other shapes ---------------------------------------------------------
 
     def _sequence(self, parts: Parts) -> Steps:
-        return self._share(tuple(map(self._step, parts)))
+        return self._share(tuple(map(self._step, parts)))  # type: ignore[no-any-return]
 
     def _step(self, part: Any) -> Any:
         kind = part.__class__
@@ -439,37 +542,52 @@ class _Compiler:
         if part is POUND:
             return None
         if kind is Argument:
-            return self._share((_ARG, self._share(part.name), part.source))
-        name = self._share(part.name)
+            return self.argument(part.name, part.source)
         if kind is NumberArgument:
-            return self._share((_NUMBER, name, part.style, part.source))
+            return self._share((_NUMBER, self._share(part.name), part.style, part.source))
         if kind is DateArgument:
-            return self._share((_DATE, name, part.kind, part.style, part.source))
-        if kind is PluralArgument or kind is SelectArgument:
-            keys = self._share(tuple(map(self._share, part.cases)))
-            branches = self._share(tuple(map(self._sequence, part.cases.values())))
-            other = branches[keys.index("other")]
-            if kind is SelectArgument:
-                return self._share((_SELECT, name, keys, branches, other))
-            exact = self._share(tuple(self._share((number, self._sequence(branch)))
-                                      for number, branch in part.exact.items()))
-            return self._share((_PLURAL, name, part.ordinal, part.offset, exact, keys, branches, other))
+            return self._share((_DATE, self._share(part.name), part.kind, part.style, part.source))
+        if kind is PluralArgument:
+            return self.plural(part.name, part.ordinal, part.offset,
+                               [(number, self._sequence(branch)) for number, branch in part.exact.items()],
+                               [(key, self._sequence(branch)) for key, branch in part.cases.items()])
+        if kind is SelectArgument:
+            return self.select(part.name, [(key, self._sequence(branch)) for key, branch in part.cases.items()])
         raise TypeError(f"unexpected syntax node {kind.__name__}")  # pragma: no cover
 
     def _share(self, piece: Any) -> Any:
         """The equal piece made before, or `piece` itself, counted, when it is the first."""
+        shared = self._shared
+        if shared is not None:  # a small piece is looked for, and kept, in `shared` alone
+            found = shared.setdefault(piece, piece)  # one lookup, whether it is there or not
+            if found is not piece:
+                return found
+            size = _sizeof(piece)
+            if size <= _SHARED_PIECE:
+                self.cost += size
+                return piece
+            del shared[piece]  # too large to keep beyond this message
         found = self._memo.get(piece)
         if found is None:
-            shared = self._shared
-            found = shared.get(piece) if shared is not None else None
-            if found is None:
-                found = piece
-                size = _sizeof(piece)
-                self.cost += size
-                if shared is not None and size <= _SHARED_PIECE:
-                    shared[piece] = piece
-            self._memo[piece] = found
+            found = self._memo[piece] = piece
+            self.cost += _sizeof(piece)
         return found
+
+
+def _collect_parts(parts: Parts, arguments: set[str], plurals: list[PluralUse]) -> None:
+    """What `_collect` finds in the steps of `parts`, read from the syntax tree itself."""
+    for part in parts:
+        kind = part.__class__
+        if kind is str or part is POUND:
+            continue
+        arguments.add(part.name)  # type: ignore[union-attr]
+        if kind is PluralArgument:
+            plurals.append(PluralUse(part.name, part.ordinal, frozenset(part.cases)))  # type: ignore[union-attr]
+            for branch in (*part.exact.values(), *part.cases.values()):  # type: ignore[union-attr]
+                _collect_parts(branch, arguments, plurals)
+        elif kind is SelectArgument:
+            for branch in part.cases.values():  # type: ignore[union-attr]
+                _collect_parts(branch, arguments, plurals)
 
 
 def _collect(steps: Steps, arguments: set[str], plurals: list[PluralUse]) -> None:
