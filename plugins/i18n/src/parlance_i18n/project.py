@@ -189,6 +189,24 @@ class ProjectLocale(Mapping[str, Renderable]):
                 return file.catalog, file.path, line
         return None
 
+    def facts(self, key: str) -> Any:
+        """(arguments, plural uses) of the message served for `key`, or None: asked of the format
+        when it can answer without compiling (ICU), so a check of every message keeps none compiled."""
+        for before in self._before:
+            if key in before:
+                return _facts_of(before.get(key))
+        layers = self._store.layers
+        for _, messages in layers if layers is not None else self._store.load():
+            if key in messages:
+                ask = getattr(messages, "facts", None)
+                found = ask(key) if ask is not None else _facts_of(messages.get(key))
+                if found is not None:
+                    return found
+        for overlay in self.overlays:
+            if key in overlay:
+                return _facts_of(overlay.get(key))
+        return None
+
     def text(self, key: str) -> Any:
         """The message as its file writes it (str, or forms by category), or None."""
         for _, messages in self.load():
@@ -407,6 +425,13 @@ def _release_freed_memory() -> None:
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
+
+
+def _facts_of(message: Any) -> Any:
+    if message is None:
+        return None
+    facts = getattr(message, "facts", None)
+    return facts() if facts is not None else (message.arguments, message.plurals)
 
 
 def _stat(path: Path) -> tuple[int, int] | None:

@@ -23,9 +23,9 @@ from parlance_i18n.formats.base import CatalogFormat, Document, Value
 from parlance_i18n.formats.icu_json import IcuMessages, check_icu, one_string, read_problems
 from parlance_i18n.formats.jsontext import JsonDocument, Path
 from parlance_i18n.formats.messages import Relabeled
-from parlance_i18n.icu_syntax import parse
+from parlance_i18n.icu_syntax import validate
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.messageformat import MessageSyntaxError, compile_message
+from parlance_i18n.messageformat import compile_message
 from parlance_i18n.plurals import PluralRules, plural_rules
 
 __all__ = ["ArbDocument", "ArbFormat", "compile_arb"]
@@ -45,15 +45,14 @@ def _check_arb(text: str) -> str | None:
     """Why `text` is not a valid ARB message, or None; positions are in `text` as written."""
     if "'" not in text:
         return check_icu(text)
-    try:
-        parse(text.replace("'", "''"))
-    except MessageSyntaxError as error:
-        doubled = written = 0  # map the position in the doubled text back to the text as written
-        while written < len(text) and doubled < error.position:
-            doubled += 2 if text[written] == "'" else 1
-            written += 1
-        return f"not a valid ICU message at position {written}: {error.problem}"
-    return None
+    error = validate(text.replace("'", "''"))
+    if error is None:
+        return None
+    doubled = written = 0  # map the position in the doubled text back to the text as written
+    while written < len(text) and doubled < error.position:
+        doubled += 2 if text[written] == "'" else 1
+        written += 1
+    return f"not a valid ICU message at position {written}: {error.problem}"
 
 
 def _one_string(value: Value) -> str:

@@ -27,9 +27,9 @@ from typing import Any
 from parlance_i18n.formats.base import CatalogFormat, Document, Problem, Renderable, Value
 from parlance_i18n.formats.jsontext import JsonDocument, Path
 from parlance_i18n.formats.messages import TextMessages
-from parlance_i18n.icu_syntax import parse
+from parlance_i18n.icu_syntax import validate
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.messageformat import MessageSyntaxError, compile_message
+from parlance_i18n.messageformat import Facts, MessageSyntaxError, compile_message, message_facts
 from parlance_i18n.plurals import PluralRules, plural_rules
 
 __all__ = ["IcuJsonDocument", "IcuJsonFormat", "IcuMessages", "check_icu", "one_string", "read_problems"]
@@ -44,11 +44,8 @@ def check_icu(text: str) -> str | None:
     """Why `text` is not a valid ICU message (a sentence with the position), or None when it is."""
     if ("{" not in text and "}" not in text) or _NAMES_ONLY.fullmatch(text) is not None:
         return None
-    try:
-        parse(text)  # the syntax alone: half the cost of compiling, and compiling is left for first use
-    except MessageSyntaxError as error:
-        return _syntax_reason(error)
-    return None
+    error = validate(text)  # the syntax alone, on the engine's fast path: compiling is left for first use
+    return None if error is None else _syntax_reason(error)
 
 
 def _syntax_reason(error: MessageSyntaxError) -> str:
@@ -80,6 +77,19 @@ class IcuMessages(TextMessages[str]):
 
     def _compile(self, key: str, text: str) -> Renderable:
         return self._compile_text(text, self._rules, self._shared)
+
+    def facts(self, key: str) -> Facts | None:
+        """What the message uses (arguments, plural uses) without compiling and keeping it, as the check
+        tool reads every message: from one parse of the text. None when there is no usable message."""
+        compiled = self._compiled.get(key)
+        text = self.texts.get(key)
+        if compiled is None and text is not None and self._compile_text is compile_message:
+            try:
+                return message_facts(text)
+            except MessageSyntaxError:
+                pass  # get() records the problem
+        message = compiled or self.get(key)
+        return None if message is None else message.facts()  # type: ignore[no-any-return]
 
     def _reason(self, key: str, error: Exception) -> str:
         assert isinstance(error, MessageSyntaxError)
