@@ -36,7 +36,7 @@ def check_locales(translator: Translator, codes: list[str] | None = None,
     """(reference bundle code or None, a report per locale); lists are cut to `limit` entries each."""
     with _no_collection_passes():
         reference = translator.find_bundle(translator.catalog.source_locale)
-        expected = _arguments_by_key(reference) if reference is not None else {}
+        expected = {key: facts[0] for key, facts in _usable(reference.messages)} if reference is not None else {}
         bundles = translator.bundles
         reports = []
         for code in codes if codes is not None else sorted(bundles):
@@ -116,10 +116,6 @@ def _report(translator: Translator, code: str, bundle: Bundle | None, reference:
         plural_gaps=gaps[:limit],
         **invalid,
     )
-
-
-def _arguments_by_key(reference: Bundle) -> dict[str, frozenset[str]]:
-    return {key: facts[0] for key, facts in _usable(reference.messages)}
 
 
 def _usable(messages: Mapping[str, Any]) -> Iterator[tuple[str, tuple[frozenset[str], tuple[PluralUse, ...]]]]:

@@ -250,12 +250,10 @@ class ProjectLocale(Mapping[str, Renderable]):
         return any(key in mapping for mapping in (*self._before, *(m for _, m in self.load()), *self.overlays))
 
     def __iter__(self) -> Iterator[str]:
-        seen: set[str] = set()
-        for mapping in (*self._before, *(messages for _, messages in self.load()), *self.overlays):
-            for key in mapping:
-                if key not in seen:
-                    seen.add(key)
-                    yield key
+        mappings = (*self._before, *(messages for _, messages in self.load()), *self.overlays)
+        if len(mappings) == 1:  # the usual locale, one file: its keys as they are
+            return iter(mappings[0])
+        return iter(dict.fromkeys(key for mapping in mappings for key in mapping))
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
