@@ -13,26 +13,17 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.loop.lockfile import SourceLock
-from parlance_i18n.loop.status import LocaleStatus, UnknownCatalog, catalog_status, is_suspicious_copy
-from parlance_i18n.project import Project, ProjectLocale
-from parlance_i18n.settings import CatalogSource
+from parlance_i18n.loop.status import (
+    LocaleStatus,
+    UnknownCatalog,
+    catalog_status,
+    is_suspicious_copy,
+)
+from parlance_i18n.project import ProjectLocale
 
-SHOP = Path(__file__).resolve().parent / "status_projects" / "shop"
-EN = parse_locale("en")
-CATALOGS = [
-    ("web", "web/{locale}.json", "i18next"),
-    ("android", "android/values-{locale}/strings.xml", None),
-    ("backend", "backend/{locale}/LC_MESSAGES/{domain}.po", None),
-    ("xliff", "xliff/messages.{locale}.xlf", None),
-    ("icu", "icu/{locale}.json", "icu-json"),
-]
-
-
-def open_project(root: Path = SHOP) -> Project:
-    return Project([CatalogSource(name=name, path=root / path, format=fmt) for name, path, fmt in CATALOGS], EN)
+from tests.packs.i18n.loop.shop import SHOP, open_project
 
 
 def status(root: Path = SHOP, locale: str = "de", lock: SourceLock | None = None, **options: object) -> dict[str, LocaleStatus]:

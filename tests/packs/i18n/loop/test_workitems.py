@@ -11,7 +11,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.loop.glossary import Glossary, Term
 from parlance_i18n.loop.lockfile import SourceLock
@@ -19,15 +18,8 @@ from parlance_i18n.loop.workitems import WorkItem, work_items
 from parlance_i18n.project import Project, ProjectLocale
 from parlance_i18n.settings import CatalogSource
 
-SHOP = Path(__file__).resolve().parent / "status_projects" / "shop"
-EN = parse_locale("en")
-CATALOGS = [
-    ("web", "web/{locale}.json", "i18next"),
-    ("android", "android/values-{locale}/strings.xml", None),
-    ("backend", "backend/{locale}/LC_MESSAGES/{domain}.po", None),
-    ("xliff", "xliff/messages.{locale}.xlf", None),
-    ("icu", "icu/{locale}.json", "icu-json"),
-]
+from tests.packs.i18n.loop.shop import EN, SHOP, open_project
+
 GLOSSARY = Glossary([Term("cart", "Warenkorb"), Term("checkout", "Kasse")])
 DE_WORK = [
     ("web", "nav.help", "untranslated"), ("web", "cart.empty", "missing"), ("web", "checkout.total", "missing"),
@@ -41,7 +33,7 @@ DE_WORK = [
 
 
 def locales(root: Path = SHOP, locale: str = "de") -> tuple[ProjectLocale, ProjectLocale]:
-    project = Project([CatalogSource(name=name, path=root / path, format=fmt) for name, path, fmt in CATALOGS], EN)
+    project = open_project(root)
     return project.locales["en"], project.locales.get(locale) or ProjectLocale(parse_locale(locale), [])
 
 
