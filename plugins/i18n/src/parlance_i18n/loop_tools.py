@@ -6,7 +6,8 @@ lazily read `ProjectLocale`s, reloaded when a file changed on disk), so the tool
 over stdio, stateful HTTP and stateless 2026-07-28 HTTP. Blocking work (reading, validating,
 writing files) runs in a worker thread.
 
-Every write is logged as an event with its catalog, file, locale and counts; never a message text.
+Every write is logged as events (each file written, with its sizes; the call's counts of written,
+unchanged and refused messages), never with a message text.
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ async def _set(ctx: ToolContext, project: Project, target: ProjectLocale, messag
 
     def plan() -> WritePlan:
         glossary, _ = _glossary(ctx, target.tag)
-        return plan_set_messages(_fresh(target), _fresh(_source(project)), messages, catalog=catalog,
+        return plan_set_messages(target, _source(project), messages, catalog=catalog,
                                  allow_new_keys=allow_new_keys, glossary_check=glossary.missing_in)
 
     return await _write(ctx, project, dry_run, plan, record=target)
@@ -163,7 +164,7 @@ async def rename_key(args: RenameKeyInput, ctx: ToolContext) -> WriteOutput:
     project = _project(ctx)
     locales = list(project.locales.values())
     return await _write(ctx, project, args.dry_run,
-                        lambda: plan_rename_key([_fresh(t) for t in locales], args.old, args.new,
+                        lambda: plan_rename_key(locales, args.old, args.new,
                                                 catalog=args.catalog))
 
 
@@ -171,7 +172,7 @@ async def delete_keys(args: DeleteKeysInput, ctx: ToolContext) -> WriteOutput:
     project = _project(ctx)
     locales = list(project.locales.values())
     return await _write(ctx, project, args.dry_run,
-                        lambda: plan_delete_keys([_fresh(t) for t in locales], list(args.keys), catalog=args.catalog))
+                        lambda: plan_delete_keys(locales, list(args.keys), catalog=args.catalog))
 
 
 async def translate_missing(args: TranslateMissingInput, ctx: ToolContext) -> ToolResult[TranslateMissingOutput]:
@@ -302,11 +303,6 @@ def _source(project: Project) -> ProjectLocale:
                                            "[packs.i18n] source_locale to the locale the project is written in",
                         {"locale": project.source_tag.code})
     return found
-
-
-def _fresh(locale: ProjectLocale) -> ProjectLocale:
-    """A view of the locale that reads its files now (writes plan on what is on disk)."""
-    return ProjectLocale(locale.tag, list(locale.files))
 
 
 def _refresh(*locales: ProjectLocale) -> None:
