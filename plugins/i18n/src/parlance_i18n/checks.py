@@ -22,7 +22,7 @@ from typing import Any
 from parlance_i18n.bundles import Bundle
 from parlance_i18n.messageformat import PluralUse
 from parlance_i18n.models import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
-from parlance_i18n.project import FileProblem
+from parlance_i18n.project import FileProblem, facts_of
 from parlance_i18n.locales import display_name, likely_script
 from parlance_i18n.plurals import CATEGORIES, plural_rules
 from parlance_i18n.translator import Translator
@@ -124,18 +124,9 @@ def _usable(messages: Mapping[str, Any]) -> Iterator[tuple[str, tuple[frozenset[
     A project locale answers from the texts where it can, so the check keeps nothing compiled."""
     ask = getattr(messages, "facts", None)
     for key in messages:
-        if ask is not None:
-            found = ask(key)
-        else:
-            message = messages.get(key)
-            found = None if message is None else _facts(message)
+        found = ask(key) if ask is not None else facts_of(messages.get(key))
         if found is not None:
             yield key, found
-
-
-def _facts(message: Any) -> tuple[frozenset[str], tuple[PluralUse, ...]]:
-    facts = getattr(message, "facts", None)  # the ICU engine reads both from one compile
-    return facts() if facts is not None else (message.arguments, message.plurals)
 
 
 def _invalid(problem: FileProblem) -> InvalidMessage:

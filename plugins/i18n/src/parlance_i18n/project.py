@@ -27,7 +27,7 @@ from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessage
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.settings import CatalogSource
 
-__all__ = ["CatalogFile", "FileProblem", "Project", "ProjectLocale", "discover"]
+__all__ = ["CatalogFile", "FileProblem", "Project", "ProjectLocale", "discover", "facts_of"]
 
 logger = logging.getLogger(__name__)
 
@@ -194,17 +194,17 @@ class ProjectLocale(Mapping[str, Renderable]):
         when it can answer without compiling (ICU), so a check of every message keeps none compiled."""
         for before in self._before:
             if key in before:
-                return _facts_of(before.get(key))
+                return facts_of(before.get(key))
         layers = self._store.layers
         for _, messages in layers if layers is not None else self._store.load():
             if key in messages:
                 ask = getattr(messages, "facts", None)
-                found = ask(key) if ask is not None else _facts_of(messages.get(key))
+                found = ask(key) if ask is not None else facts_of(messages.get(key))
                 if found is not None:
                     return found
         for overlay in self.overlays:
             if key in overlay:
-                return _facts_of(overlay.get(key))
+                return facts_of(overlay.get(key))
         return None
 
     def text(self, key: str) -> Any:
@@ -425,7 +425,8 @@ def _release_freed_memory() -> None:
         trim(0)
 
 
-def _facts_of(message: Any) -> Any:
+def facts_of(message: Any) -> Any:
+    """(arguments, plural uses) of a compiled message, from one look where it can (`facts()`); None for none."""
     if message is None:
         return None
     facts = getattr(message, "facts", None)
