@@ -156,9 +156,17 @@ async def test_two_samples_in_one_call(mode: str) -> None:
 
 async def test_sampling_without_capability_is_a_clear_error(mode: str) -> None:
     async with connect({"core": CorePack()}, mode=mode) as client:
-        result = await client.call_tool("ask_model", {"text": "hello"})
-    assert result.is_error is True
-    assert result.structured_content["code"] == "SAMPLING_UNAVAILABLE"
+        if mode == "legacy":
+            result = await client.call_tool("ask_model", {"text": "hello"})
+            assert result.is_error is True
+            assert result.structured_content["code"] == "SAMPLING_UNAVAILABLE"
+            return
+        # 2026-07-28: a missing client capability is the protocol error -32021, naming the capability.
+        with pytest.raises(MCPError) as caught:
+            await client.call_tool("ask_model", {"text": "hello"})
+    assert caught.value.error.code == -32021
+    assert caught.value.error.data == {"requiredCapabilities": {"sampling": {}}}
+    assert "sampling" in caught.value.error.message
 
 
 async def test_parlance_register_prompts_lists_and_renders_prompts(mode: str) -> None:
@@ -286,15 +294,21 @@ async def test_a_prompt_that_crashes_sends_no_exception_text(mode: str) -> None:
     assert caught.value.error.code == -32603
 
 
-async def test_a_forged_request_state_is_ignored() -> None:
+async def test_a_forged_or_tampered_request_state_is_refused() -> None:
     import base64
 
-    forged = "parlance.samples.v1:" + base64.urlsafe_b64encode(b"[1]").decode()
+    forged = "parlance.answers.v2:" + base64.urlsafe_b64encode(b'{"sample-0": {}}').decode()
 
     async def model(context: Any, params: Any) -> CreateMessageResult:
         return CreateMessageResult(role="assistant", content=TextContent(type="text", text="OK"), model="m")
 
     async with connect({"core": CorePack()}, sampling_callback=model) as client:
-        first = await client.session.call_tool("ask_model", {"text": "x"}, allow_input_required=True,
-                                               request_state=forged)
-    assert first.input_requests  # the forged state was ignored: the sample is simply asked for
+        first = await client.session.call_tool("ask_model", {"text": "x"}, allow_input_required=True)
+        assert first.input_requests and first.request_state  # sealed by the server
+        for state in (forged, first.request_state + "-TAMPERED"):
+            with pytest.raises(MCPError) as caught:
+                await client.session.call_tool("ask_model", {"text": "x"}, allow_input_required=True,
+                                               request_state=state)
+            # Refused before the handler runs, with the SDK's fixed message (the reason goes to the log only).
+            assert caught.value.error.code == -32602
+            assert "requestState" in caught.value.error.message

@@ -16,11 +16,12 @@ from parlance.hookspecs import PackSpec
 
 def test_public_names_are_frozen() -> None:
     assert parlance.__all__ == [
-        "HOST_API", "ArgumentProblem", "ClientInfo", "ConfigError", "DemoStep", "LanguagePack", "LanguagePacks",
-        "PackError", "ParlanceError", "PromptMessage", "RegisterCommand", "RegisterDemo", "RegisterPrompt",
-        "RegisterResource", "RegisterTool", "Sampled", "SamplingFailed", "SamplingMessage", "SamplingUnavailable",
-        "ToolContext", "ToolError", "ToolNameCollision", "ToolResult", "__version__", "flatten", "hookimpl",
-        "input_schema_for",
+        "HOST_API", "Announcements", "ArgumentProblem", "Audio", "ClientInfo", "Complete", "ConfigError", "Content",
+        "DemoStep", "ElicitationFailed", "ElicitationUnavailable", "Elicited", "EmbeddedResource", "Image",
+        "LanguagePack", "LanguagePacks", "LogLevel", "PackError", "ParlanceError", "PromptMessage", "RegisterCommand",
+        "RegisterDemo", "RegisterPrompt", "RegisterResource", "RegisterTool", "ResourceLink", "Root", "Sampled",
+        "SamplingFailed", "SamplingMessage", "SamplingUnavailable", "Text", "ToolContext", "ToolError",
+        "ToolNameCollision", "ToolResult", "__version__", "flatten", "hookimpl", "input_schema_for",
     ]
 
 
@@ -41,7 +42,7 @@ def test_hooks_are_frozen_and_documented() -> None:
         "parlance_register_tools": ["register", "settings", "language_packs"],
         "parlance_register_prompts": ["register", "settings", "language_packs"],
         "parlance_register_resources": ["register", "settings", "language_packs"],
-        "parlance_lifespan": ["settings", "language_packs"],
+        "parlance_lifespan": ["settings", "language_packs", "announce"],
         "parlance_register_commands": ["register"],
         "parlance_register_demo": ["register"],
     }
@@ -50,9 +51,11 @@ def test_hooks_are_frozen_and_documented() -> None:
 
 def test_tool_context_surface() -> None:
     public = {name for name in dir(ToolContext) if not name.startswith("_")}
-    public |= {"pack", "name", "settings", "state", "session_state", "logger", "language_packs"}  # instance attributes
-    assert public == {"pack", "name", "settings", "state", "session_state", "logger", "language_packs", "protocol_version",
-                      "client", "can_sample", "session_persists", "report_progress", "sample"}
+    public |= {"pack", "name", "settings", "state", "session_state", "logger", "language_packs",
+               "announce"}  # instance attributes
+    assert public == {"pack", "name", "settings", "state", "session_state", "logger", "language_packs", "announce",
+                      "protocol_version", "client", "can_sample", "can_elicit", "session_persists", "report_progress",
+                      "log", "sample", "elicit", "list_roots"}
 
 
 def test_importing_parlance_loads_no_pack_and_no_mcp() -> None:

@@ -7,14 +7,19 @@ also use `parlance.testing`); everything in `__all__` is public and frozen by
     hookimpl, HOST_API                  marking hook implementations; the API version they target
     RegisterTool, RegisterPrompt, ...   the `register` callbacks the hooks receive, for annotations
     ToolContext, ToolResult, ...        what a tool handler receives and may return
+    Text, Image, Audio, ...             content blocks for mixed tool results and prompt messages
+    Elicited, Complete, Announcements   answers to `ctx.elicit`, completion callbacks, change notifications
     LanguagePacks, LanguagePack         the language packs a pack sees, and one of them
     flatten, input_schema_for           JSON Schemas shaped as the host advertises them
     ParlanceError, ToolError, ...       the host's exception tree (`parlance.errors`)
 """
 
-from parlance.context import ToolContext
+from parlance.content import Audio, Content, EmbeddedResource, Image, LogLevel, ResourceLink, Text
+from parlance.context import Announcements, ToolContext
 from parlance.errors import (
     ConfigError,
+    ElicitationFailed,
+    ElicitationUnavailable,
     PackError,
     ParlanceError,
     SamplingFailed,
@@ -28,13 +33,16 @@ from parlance.schemas import flatten, input_schema_for
 from parlance.types import (
     ArgumentProblem,
     ClientInfo,
+    Complete,
     DemoStep,
+    Elicited,
     PromptMessage,
     RegisterCommand,
     RegisterDemo,
     RegisterPrompt,
     RegisterResource,
     RegisterTool,
+    Root,
     Sampled,
     SamplingMessage,
     ToolResult,
@@ -44,12 +52,22 @@ __version__ = "0.1.0"
 
 __all__ = [
     "HOST_API",
+    "Announcements",
     "ArgumentProblem",
+    "Audio",
     "ClientInfo",
+    "Complete",
     "ConfigError",
+    "Content",
     "DemoStep",
+    "ElicitationFailed",
+    "ElicitationUnavailable",
+    "Elicited",
+    "EmbeddedResource",
+    "Image",
     "LanguagePack",
     "LanguagePacks",
+    "LogLevel",
     "PackError",
     "ParlanceError",
     "PromptMessage",
@@ -58,10 +76,13 @@ __all__ = [
     "RegisterPrompt",
     "RegisterResource",
     "RegisterTool",
+    "ResourceLink",
+    "Root",
     "Sampled",
     "SamplingFailed",
     "SamplingMessage",
     "SamplingUnavailable",
+    "Text",
     "ToolContext",
     "ToolError",
     "ToolNameCollision",

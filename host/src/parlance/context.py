@@ -13,10 +13,49 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from parlance.content import LogLevel
 from parlance.language_packs import LanguagePacks
-from parlance.types import ClientInfo, Sampled, SamplingMessage
+from parlance.types import ClientInfo, Elicited, Root, Sampled, SamplingMessage
 
-__all__ = ["ContextBackend", "ToolContext"]
+__all__ = ["Announcements", "AnnouncementSink", "ContextBackend", "ToolContext"]
+
+LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+class AnnouncementSink(Protocol):
+    """Where announcements go: the MCP server's subscribers. Implemented in `parlance.server`."""
+
+    async def resource_updated(self, uri: str) -> None: ...
+
+    async def resources_changed(self) -> None: ...
+
+
+class Announcements:
+    """Tell clients that something they may have read has changed (MCP change notifications).
+
+    Reached as `ctx.announce` in a handler, and as the `announce` argument of `parlance_lifespan` for
+    changes noticed outside any call (a file watcher, a webhook). Clients that subscribed to a
+    resource hear of its update; every client hears that a list changed. Without a server to
+    announce to (`parlance call`, a test without one) these do nothing.
+    """
+
+    def __init__(self) -> None:
+        self._sink: AnnouncementSink | None = None
+
+    def attach(self, sink: AnnouncementSink | None) -> None:
+        """Host side: the server that delivers announcements from now on (None: nobody listens)."""
+        self._sink = sink
+
+    async def resource_updated(self, uri: str) -> None:
+        """The contents of resource `uri` changed: subscribers may read it again."""
+        if self._sink is not None:
+            await self._sink.resource_updated(uri)
+
+    async def resources_changed(self) -> None:
+        """The resources a pack offers changed (say, a template now reaches a new file): clients may
+        list them again. Tools and prompts are fixed while the server runs, so they never change."""
+        if self._sink is not None:
+            await self._sink.resources_changed()
 
 
 class ContextBackend(Protocol):
@@ -34,6 +73,15 @@ class ContextBackend(Protocol):
     @property
     def session_persists(self) -> bool: ...
 
+    @property
+    def can_elicit(self) -> bool: ...
+
+    async def log(self, level: LogLevel, logger: str, data: Any) -> None: ...
+
+    async def elicit(self, message: str, schema: dict[str, Any], key: str | None) -> Elicited: ...
+
+    async def list_roots(self, key: str | None) -> list[Root]: ...
+
     async def report_progress(self, progress: float, total: float | None, message: str | None) -> None: ...
 
     async def sample(
@@ -44,6 +92,7 @@ class ContextBackend(Protocol):
         max_tokens: int,
         temperature: float | None,
         stop_sequences: Sequence[str] | None,
+        key: str | None,
     ) -> Sampled: ...
 
 
@@ -60,6 +109,7 @@ class ToolContext:
             `session_persists` for the transports where no session exists).
         logger: a stderr logger for this pack. Never log tool arguments or results.
         language_packs: the language packs this pack may use (`for_language(tag)`, `resolve(path, tag)`).
+        announce: change notifications for clients (`resource_updated(uri)`, `resources_changed()`).
     """
 
     def __init__(
@@ -72,6 +122,7 @@ class ToolContext:
         session_state: dict[str, Any],
         backend: ContextBackend,
         language_packs: LanguagePacks | None = None,
+        announce: Announcements | None = None,
     ) -> None:
         self.pack = pack
         self.name = name
@@ -79,6 +130,7 @@ class ToolContext:
         self.state = state
         self.session_state = session_state
         self.language_packs = language_packs if language_packs is not None else LanguagePacks(pack, [])
+        self.announce = announce if announce is not None else Announcements()
         self._backend = backend
 
     @functools.cached_property
@@ -110,9 +162,48 @@ class ToolContext:
         """
         return self._backend.session_persists
 
+    @property
+    def can_elicit(self) -> bool:
+        """True when the client declared the MCP elicitation capability, so `elicit()` may work."""
+        return self._backend.can_elicit
+
     async def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
-        """Send a progress notification if the client asked for progress on this call; else nothing."""
+        """Send a progress notification if the client asked for progress on this call; else nothing.
+
+        `progress` must grow from one notification to the next; `total`, when known, is where it ends.
+        """
         await self._backend.report_progress(progress, total, message)
+
+    async def log(self, level: LogLevel, message: str, data: dict[str, Any] | None = None) -> None:
+        """Send a log message to the client (MCP `notifications/message`), from this pack's logger.
+
+        The client sees `message`, or `{"message": message, "data": data}` when `data` is given. It is
+        sent only at or above the level the client asked for (`logging/setLevel`; on 2026-07-28 the
+        level the request opted in to, and nothing without one); below it, or with no client, nothing
+        happens. What the client is told is the pack's choice: never put a user's text in it unless
+        the user is the one who will read it.
+        """
+        if level not in LOG_LEVELS:
+            raise ValueError(f"log level {level!r} is not one of {', '.join(LOG_LEVELS)}")
+        await self._backend.log(level, self.pack, message if data is None else {"message": message, "data": data})
+
+    async def elicit(self, message: str, schema: dict[str, Any] | type[BaseModel], *, key: str | None = None) -> Elicited:
+        """Ask the user for input through the client (MCP elicitation, form mode), in either protocol era.
+
+        `schema` is a flat object of strings, numbers, booleans and enums: a JSON Schema dict, or a
+        pydantic model whose fields are such. The answer's `action` is "accept" (its `content`
+        checked against the schema), "decline" or "cancel". Raises `ElicitationUnavailable` when the
+        client offers no elicitation and `ElicitationFailed` when its answer is unusable. As with
+        `sample()`, on 2026-07-28 the tool may run again to receive the answer, so ask before any
+        side effect; `key` is as for `sample()`.
+        """
+        requested = schema.model_json_schema() if isinstance(schema, type) else schema
+        return await self._backend.elicit(message, requested, key)
+
+    async def list_roots(self, *, key: str | None = None) -> list[Root]:
+        """The roots the client shares (MCP roots: usually the folders of the user's open project),
+        in either protocol era; empty when the client offers none. `key` is as for `sample()`."""
+        return await self._backend.list_roots(key)
 
     async def sample(
         self,
@@ -122,12 +213,16 @@ class ToolContext:
         max_tokens: int = 1024,
         temperature: float | None = None,
         stop_sequences: Sequence[str] | None = None,
+        key: str | None = None,
     ) -> Sampled:
         """Ask the client's model for a completion (MCP sampling), in either protocol era.
 
         Raises `SamplingUnavailable` when the client offers no sampling and `SamplingFailed` when it
         refuses. On 2026-07-28 the host may run the tool again to deliver the answer, so build the
         prompt only from the tool's arguments and settings, and call `sample()` before any side effect.
+        Questions asked at once (from a task group) reach the client in one round. `key` names the
+        question on that wire (default: its position among the call's samples); name it when which
+        questions a call asks depends on earlier answers.
         """
         messages = [SamplingMessage(role="user", text=prompt)] if isinstance(prompt, str) else list(prompt)
         return await self._backend.sample(
@@ -136,4 +231,5 @@ class ToolContext:
             max_tokens=max_tokens,
             temperature=temperature,
             stop_sequences=stop_sequences,
+            key=key,
         )

@@ -6,7 +6,9 @@
     │   └── ToolNameCollision     two packs registered the same tool name
     ├── ToolError                 a domain error a tool reports to the model: becomes an isError result
     │   ├── SamplingUnavailable   the client offers no sampling (MCP `sampling` capability missing)
-    │   └── SamplingFailed        the client was asked to sample and answered with an error
+    │   ├── SamplingFailed        the client was asked to sample and answered with an error
+    │   ├── ElicitationUnavailable  the client offers no elicitation (MCP `elicitation` capability missing)
+    │   └── ElicitationFailed     the client was asked for input and failed, or answered outside the schema
     ├── UnknownName               no tool, prompt or resource by that name (also a LookupError)
     └── Refused                   the host turns a prompt or resource request down, saying why
 
@@ -23,6 +25,8 @@ from typing import Any
 
 __all__ = [
     "ConfigError",
+    "ElicitationFailed",
+    "ElicitationUnavailable",
     "PackError",
     "ParlanceError",
     "Refused",
@@ -94,6 +98,20 @@ class SamplingFailed(ToolError):
 
     def __init__(self, message: str, data: dict[str, Any] | None = None):
         super().__init__("SAMPLING_FAILED", message, data)
+
+
+class ElicitationUnavailable(ToolError):
+    """The client did not declare the MCP elicitation capability, so `ctx.elicit()` cannot run."""
+
+    def __init__(self, message: str = "the client does not offer elicitation (MCP `elicitation` capability)"):
+        super().__init__("ELICITATION_UNAVAILABLE", message)
+
+
+class ElicitationFailed(ToolError):
+    """The client was asked for input and failed, or answered with content the schema does not allow."""
+
+    def __init__(self, message: str, data: dict[str, Any] | None = None):
+        super().__init__("ELICITATION_FAILED", message, data)
 
 
 class UnknownName(ParlanceError, LookupError):

@@ -23,12 +23,13 @@ from typing import Any
 import pluggy
 from pydantic import BaseModel
 
+from parlance.context import Announcements
 from parlance.language_packs import LanguagePacks
 from parlance.types import RegisterCommand, RegisterDemo, RegisterPrompt, RegisterResource, RegisterTool
 
 PROJECT = "parlance"
 
-HOST_API = "1.0"
+HOST_API = "1.1"
 """The pack API version this host provides. Packs declare `PARLANCE_HOST_API = "1.0"`."""
 
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -76,7 +77,8 @@ class PackSpec:
     # --- lifecycle ---------------------------------------------------------------------------------
 
     @hookspec
-    def parlance_lifespan(self, settings: Any, language_packs: LanguagePacks) -> AbstractAsyncContextManager[Any] | None:
+    def parlance_lifespan(self, settings: Any, language_packs: LanguagePacks,
+                          announce: Announcements) -> AbstractAsyncContextManager[Any] | None:
         """Return an async context manager for state that lives as long as the server (e.g. one HTTP
         client). It is entered the first time a client uses the pack (a tool call, prompt or resource
         read; `tools/list` never waits for it) and exited when the server stops. What it yields is
@@ -84,6 +86,8 @@ class PackSpec:
 
         `language_packs` (also on every registration hook and as `ctx.language_packs`) lists the
         language packs usable by this pack: loaded, and written for its `PARLANCE_LANGUAGE_PACK_VERSION`.
+        `announce` (also `ctx.announce`) tells clients a resource or a list changed, for changes the
+        pack notices outside any call. Like every hook argument, take it only if you need it.
         """
 
     # --- command line ------------------------------------------------------------------------------

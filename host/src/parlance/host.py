@@ -22,11 +22,12 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import to_json
 
 from parlance.config import Config
-from parlance.context import ContextBackend, ToolContext
+from parlance.context import Announcements, ContextBackend, ToolContext
 from parlance.errors import PackError, Refused, ToolError, UnknownName
 from parlance.logs import log_call
 from parlance.packs import PackRecord, PackSet, load_packs
 from parlance.registry import PromptDefinition, ToolDefinition
+from parlance.content import Audio, Content, EmbeddedResource, Image, ResourceLink, Text
 from parlance.types import ArgumentProblem, PromptMessage, ToolResult
 
 __all__ = ["Host", "Outcome"]
@@ -36,12 +37,17 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Outcome:
-    """A finished tool call, independent of MCP types."""
+    """A finished tool call, independent of MCP types.
 
-    structured: dict[str, Any]
+    `content`, when set, is the result's content blocks as the tool gave them; otherwise the
+    content is one text block, `text`. `structured` is None for a tool without output schema.
+    """
+
+    structured: dict[str, Any] | None
     text: str
     is_error: bool = False
     meta: dict[str, Any] | None = None
+    content: tuple[Content, ...] | None = None
 
     @classmethod
     def error(cls, code: str, message: str, data: dict[str, Any] | None = None) -> Outcome:
@@ -66,6 +72,8 @@ class Host:
         self._tasks: anyio.abc.TaskGroup | None = None
         self._stop = anyio.Event()
         self._sessions: WeakKeyDictionary[object, dict[str, dict[str, Any]]] = WeakKeyDictionary()
+        self.announce = Announcements()
+        """Change notifications for clients; the MCP server attaches itself as their destination."""
 
     @classmethod
     def load(cls, config: Config, *, plugins: dict[str, Any] | None = None) -> Host:
@@ -102,8 +110,8 @@ class Host:
         ready = self._ready[record.name]
         try:
             hook = self.packs.hook_for(record, "parlance_lifespan")
-            managers = [m for m in hook(settings=record.settings, language_packs=record.language_packs)
-                        if m is not None]
+            managers = [m for m in hook(settings=record.settings, language_packs=record.language_packs,
+                                        announce=self.announce) if m is not None]
             if not managers:
                 ready.set()
                 return
@@ -152,7 +160,7 @@ class Host:
             "pack": tool.pack,
             "status": "error" if outcome.is_error else "ok",
             "latency_ms": round((time.perf_counter() - started) * 1000, 3),
-            "error": outcome.structured.get("code") if outcome.is_error else None,
+            "error": outcome.structured.get("code") if outcome.is_error and outcome.structured else None,
         })
         return outcome
 
@@ -212,6 +220,27 @@ class Host:
             content = content.model_dump(mode="json", by_alias=True)
         return json.dumps(content, ensure_ascii=False), resource.mime_type
 
+    # --- completions -------------------------------------------------------------------------------
+
+    async def complete(self, ref: str, argument: str, value: str, context: dict[str, str],
+                       backend: ContextBackend) -> list[str]:
+        """Suggestions for `argument` of a prompt (`ref` is its name) or a resource template (`ref` is
+        its uri template). No completer, an unknown ref or a failing pack all give no suggestions:
+        completion is a convenience, never an error the user has to deal with."""
+        prompt = self.registry.prompts.get(ref)
+        owner = prompt or next((t for t in self.registry.resource_templates if t.uri == ref), None)
+        if owner is None:
+            raise UnknownName(f"Unknown prompt or resource template: {ref}")
+        completer = owner.complete.get(argument)
+        if completer is None or await self._wait_for(owner.pack) is not None:
+            return []
+        try:
+            found = await completer(value, dict(context))
+        except Exception:
+            logger.error("completion.crashed", extra={"pack": owner.pack, "ref": ref}, exc_info=True)
+            return []
+        return [str(v) for v in found]
+
     def _context(self, pack: str, name: str, backend: ContextBackend, session: object) -> ToolContext:
         record = self._records[pack]
         return ToolContext(
@@ -222,21 +251,40 @@ class Host:
             session_state=self.session_state(session, pack),
             language_packs=record.language_packs,
             backend=backend,
+            announce=self.announce,
         )
 
 
 def _shape(tool: ToolDefinition, returned: Any) -> Outcome:
-    text, meta, value = None, None, returned
+    text, meta, value, content = None, None, returned, None
     if isinstance(returned, ToolResult):
         text, meta, value = returned.text, returned.meta, returned.value
+        content = _checked_content(tool.name, returned.content) if returned.content is not None else None
+    if tool.content_only:
+        if not isinstance(returned, ToolResult) or value is not None or content is None:
+            raise TypeError(f"{tool.name} is declared -> ToolResult[None]: return ToolResult(content=[...])")
+        return Outcome(None, text or "", meta=meta, content=content)
     if tool.output_model is not None and not isinstance(value, tool.output_model):
         raise TypeError(f"{tool.name} returned {type(value).__name__}, declared {tool.output_model.__name__}")
     structured = value.model_dump(mode="json", by_alias=True) if isinstance(value, BaseModel) else value
     if not isinstance(structured, dict):
         raise TypeError(f"{tool.name} returned {type(structured).__name__}; structured content must be an object")
-    if text is None:
+    if text is None and content is None:
         text = to_json(structured).decode()  # compact JSON, as UTF-8 (no \u escapes): what a model reads
-    return Outcome(structured, text, meta=meta)
+    return Outcome(structured, text or "", meta=meta, content=content)
+
+
+def _checked_content(tool: str, blocks: Any) -> tuple[Content, ...]:
+    """The content blocks a tool returned, or a TypeError naming the first that is not one."""
+    checked = tuple(blocks)
+    for block in checked:
+        if not isinstance(block, (Text, Image, Audio, EmbeddedResource, ResourceLink)):
+            raise TypeError(f"{tool} returned content {type(block).__name__}; use parlance's Text, Image, Audio, "
+                            "EmbeddedResource or ResourceLink")
+        if isinstance(block, (Image, Audio)) and not isinstance(block.data, bytes):
+            raise TypeError(f"{tool} returned {type(block).__name__} data of type {type(block.data).__name__}, "
+                            "not bytes")
+    return checked
 
 
 def _problems(exc: ValidationError) -> list[ArgumentProblem]:

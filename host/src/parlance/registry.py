@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from parlance.errors import PackError, ToolNameCollision
 from parlance.schemas import admit_error_envelope, input_schema_for, output_schema_for
-from parlance.types import InvalidArgumentsMapper, ToolResult
+from parlance.types import Complete, InvalidArgumentsMapper, ToolResult
 
 __all__ = ["PromptDefinition", "Registry", "ResourceDefinition", "Staging", "ToolDefinition"]
 
@@ -45,6 +45,8 @@ class ToolDefinition:
     hints: dict[str, bool]
     on_invalid_arguments: InvalidArgumentsMapper | None
     takes_context: bool
+    content_only: bool = False
+    """Annotated `-> ToolResult[None]`: no output schema, results carry content blocks only."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class PromptDefinition:
     description: str | None
     arguments: tuple[tuple[str, str | None, bool], ...]
     """(name, description, required) per argument, from the args model's fields."""
+    complete: dict[str, Complete] = field(default_factory=dict)
+    """Completion callbacks by argument name."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,8 @@ class ResourceDefinition:
     params: tuple[str, ...]
     pattern: re.Pattern[str] | None
     """For templates (`{x}` in the uri): matches a concrete uri and captures the parameters."""
+    complete: dict[str, Complete] = field(default_factory=dict)
+    """Completion callbacks by template parameter."""
 
     @property
     def is_template(self) -> bool:
@@ -126,10 +132,11 @@ class Staging:
             self.skipped_tools.append(exposed)
             return
         input_model, output_model, takes_context = _tool_signature(handler, name)
-        if output_model is None and output_schema is None:
+        content_only = output_model is None and output_schema is None and _returns_content_only(handler)
+        if output_model is None and output_schema is None and not content_only:
             raise PackError(
-                f"tool {name!r}: the handler's return annotation must be a pydantic model or ToolResult[Model] "
-                f"(or pass output_schema=...), got {_return_annotation(handler)!r}"
+                f"tool {name!r}: the handler's return annotation must be a pydantic model, ToolResult[Model] "
+                f"or ToolResult[None] (or pass output_schema=...), got {_return_annotation(handler)!r}"
             )
         hints = {
             key: value
@@ -149,12 +156,14 @@ class Staging:
                 input_model=input_model,
                 output_model=output_model,
                 input_schema=input_schema or input_schema_for(input_model),
-                output_schema=admit_error_envelope(output_schema or output_schema_for(output_model)),  # type: ignore[arg-type]
+                output_schema=None if content_only else admit_error_envelope(
+                    output_schema or output_schema_for(output_model)),  # type: ignore[arg-type]
                 title=title,
                 description=description or inspect.getdoc(handler),
                 hints=hints,
                 on_invalid_arguments=on_invalid_arguments,
                 takes_context=takes_context,
+                content_only=content_only,
             )
         )
 
@@ -165,6 +174,7 @@ class Staging:
         name: str,
         title: str | None = None,
         description: str | None = None,
+        complete: dict[str, Complete] | None = None,
     ) -> None:
         exposed = self.exposed(name)
         self._check_name("prompt", name, exposed, [p.name for p in self.prompts])
@@ -172,7 +182,9 @@ class Staging:
         arguments = tuple(
             (field_name, info.description, info.is_required()) for field_name, info in args_model.model_fields.items()
         )
-        self.prompts.append(PromptDefinition(exposed, self.pack, handler, args_model, title, description, arguments))
+        completers = _completers(f"prompt {name!r}", complete, [a[0] for a in arguments], "argument")
+        self.prompts.append(PromptDefinition(exposed, self.pack, handler, args_model, title, description, arguments,
+                                             completers))
 
     def register_resource(
         self,
@@ -183,6 +195,7 @@ class Staging:
         title: str | None = None,
         description: str | None = None,
         mime_type: str = "application/json",
+        complete: dict[str, Complete] | None = None,
     ) -> None:
         if "://" not in uri:
             raise PackError(f"resource {name!r}: uri {uri!r} needs a scheme, e.g. '{self.pack}://{uri}'")
@@ -194,8 +207,10 @@ class Staging:
             pattern = re.compile(f"^{regex}$")
         if any(r.uri == uri for r in self.resources):
             raise PackError(f"resource uri {uri!r} is registered twice by pack {self.pack!r}")
+        completers = _completers(f"resource {uri!r}", complete, list(params), "uri parameter")
         self.resources.append(
-            ResourceDefinition(uri, name, self.pack, handler, title, description, mime_type, params, pattern)
+            ResourceDefinition(uri, name, self.pack, handler, title, description, mime_type, params, pattern,
+                               completers)
         )
 
     def _check_name(self, kind: str, name: str, exposed: str, taken: list[str]) -> None:
@@ -282,6 +297,26 @@ def _tool_signature(handler: Callable[..., Any], name: str) -> tuple[type[BaseMo
     if typing.get_origin(returned) is ToolResult:
         returned = (typing.get_args(returned) or (None,))[0]
     return hints[params[0].name], returned if _is_model(returned) else None, len(params) == 2
+
+
+def _completers(subject: str, complete: dict[str, Complete] | None, names: list[str],
+                kind: str) -> dict[str, Complete]:
+    """The completion callbacks, checked: each names one of the subject's arguments and is `async def`."""
+    for key, callback in (complete or {}).items():
+        if key not in names:
+            raise PackError(f"{subject}: complete= names {kind} {key!r}, which it does not have "
+                            f"(it has: {', '.join(names) or 'none'})")
+        if not inspect.iscoroutinefunction(callback):
+            raise PackError(f"{subject}: the completion for {key!r} must be an `async def` function")
+    return dict(complete or {})
+
+
+def _returns_content_only(handler: Callable[..., Any]) -> bool:
+    """Annotated `-> ToolResult[None]` (or a bare `-> ToolResult`): a tool without structured output."""
+    returned = typing.get_type_hints(handler).get("return")
+    if returned is ToolResult:
+        return True
+    return typing.get_origin(returned) is ToolResult and typing.get_args(returned) in ((type(None),), (None,))
 
 
 def _is_model(annotation: Any) -> bool:

@@ -1,126 +1,105 @@
-"""The MCP side of the host: the only module that imports `mcp`.
+"""The MCP side of the host: where packs' plain values become MCP messages.
 
 Builds a low-level `mcp.server.Server` whose handlers translate between MCP types and the host's
 plain ones (`Host.call_tool` and friends), and implements the `ContextBackend` packs reach through
-`ctx`: progress, client facts, and sampling in both protocol eras.
+`ctx`: progress, log messages, client facts, sampling and elicitation in both protocol eras.
+(`parlance.notifications` keeps the per-connection state behind logs and subscriptions.)
 
-Sampling differs by era. Up to 2025-11-25 the server sends `sampling/createMessage` to the client
-in the middle of the call. On 2026-07-28 server-to-client requests are not allowed: the tool call
-answers `InputRequiredResult`, the client runs the sample and repeats the call with the answer in
-`input_responses`, and the handler runs again and finds it. `_NeedsInput` carries the request out
-of the pack's handler; it derives from BaseException so a pack's `except Exception` cannot swallow it.
+Questions to the client in the middle of a call (sampling, elicitation, roots) are asked through
+`parlance.questions`, which hides the difference between the two protocol eras. On 2026-07-28 a
+question the client lacks the capability for is the protocol error -32021, naming the capability.
+
+Results go to the SDK as plain dicts in wire form: the SDK validates every result against the
+negotiated version's schema anyway, so building pydantic models first would validate it twice.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
-import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Sequence
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from mcp import MCPError
 from mcp.server import Server, ServerRequestContext
-from mcp.shared.message import ServerMessageMetadata
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.models import InitializationOptions
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.types import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
-    BlobResourceContents,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
     CallToolRequestParams,
-    CallToolResult,
+    CompleteRequestParams,
+    CompleteResult,
+    Completion,
     CreateMessageRequest,
     CreateMessageRequestParams,
     CreateMessageResult,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitResult,
+    EmptyResult,
     GetPromptRequestParams,
-    GetPromptResult,
     InputRequiredResult,
     ListPromptsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
+    ListRootsRequest,
+    ListRootsResult,
     ListToolsResult,
+    LoggingMessageNotification,
+    LoggingMessageNotificationParams,
     PaginatedRequestParams,
     Prompt,
     PromptArgument,
+    PromptReference,
     ReadResourceRequestParams,
-    ReadResourceResult,
     Resource,
     ResourceTemplate,
+    ServerCapabilities,
+    SetLevelRequestParams,
+    SubscribeRequestParams,
     TextContent,
-    TextResourceContents,
     Tool,
     ToolAnnotations,
+    UnsubscribeRequestParams,
 )
-from mcp.types import PromptMessage as McpPromptMessage
 from mcp.types import SamplingMessage as McpSamplingMessage
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from parlance import __version__
-from parlance.errors import Refused, SamplingFailed, SamplingUnavailable, ToolError, UnknownName
-from parlance.host import Host
-from parlance.types import ClientInfo, Sampled, SamplingMessage
+from parlance.content import Audio, Content, EmbeddedResource, Image, LogLevel, ResourceLink, Text
+from parlance.errors import (
+    ElicitationFailed,
+    ElicitationUnavailable,
+    Refused,
+    SamplingFailed,
+    SamplingUnavailable,
+    ToolError,
+    UnknownName,
+)
+from parlance.host import Host, Outcome
+from parlance.notifications import Notifier
+from parlance.questions import Questions, answer_or_ask
+from parlance.types import ClientInfo, Elicited, PromptMessage, Root, Sampled, SamplingMessage
 
 __all__ = ["build_server"]
 
 logger = logging.getLogger(__name__)
 
 RequestContext = ServerRequestContext[Any, Any]
-T = TypeVar("T")
-
-
-class _NeedsInput(BaseException):
-    """Raised inside a tool on 2026-07-28 when it needs a sample the client has not given yet."""
-
-    def __init__(self, key: str, request: CreateMessageRequest) -> None:
-        self.key, self.request = key, request
-
-
-_STATE_PREFIX = "parlance.samples.v1:"
-
-
-def _answers_from(request_state: str | None, input_responses: dict[str, Any] | None) -> dict[str, Any]:
-    """Every sample answered so far in this tool call (2026-07-28 era).
-
-    A client returns only the answers to the latest round, so the answers of earlier rounds travel in
-    `request_state`, which the client sends back unchanged. The client supplies every answer anyway,
-    so carrying them through it gives it no power it did not have.
-    """
-    answers: dict[str, Any] = {}
-    if request_state and request_state.startswith(_STATE_PREFIX):
-        try:
-            answers = json.loads(base64.urlsafe_b64decode(request_state.removeprefix(_STATE_PREFIX)))
-        except (ValueError, TypeError):
-            answers = {}
-        if not (isinstance(answers, dict) and all(isinstance(v, dict) for v in answers.values())):
-            answers = {}  # not ours or damaged: the samples are asked for again
-    answers.update(input_responses or {})
-    return answers
-
-
-def _state_from(answers: dict[str, Any]) -> str:
-    plain = {}
-    for key, value in answers.items():
-        try:
-            plain[key] = CreateMessageResult.model_validate(value, from_attributes=True).model_dump(by_alias=True,
-                                                                                                  mode="json")
-        except Exception:  # a damaged answer is dropped: that sample is asked for again
-            continue
-    return _STATE_PREFIX + base64.urlsafe_b64encode(json.dumps(plain).encode()).decode()
 
 
 class _RequestBackend:
     """`ContextBackend` for one MCP request."""
 
-    def __init__(self, ctx: RequestContext, input_responses: dict[str, Any] | None = None,
+    def __init__(self, ctx: RequestContext, notifier: Notifier, input_responses: dict[str, Any] | None = None,
                  request_state: str | None = None) -> None:
         self._ctx = ctx
-        self._answers = _answers_from(request_state, input_responses)
-        self._samples_taken = 0
-
-    @property
-    def answers(self) -> dict[str, Any]:
-        """The samples the client has answered so far in this call (2026-07-28 era)."""
-        return self._answers
+        self._notifier = notifier
+        self.questions = Questions(ctx, input_responses, request_state)
 
     @property
     def protocol_version(self) -> str | None:
@@ -139,11 +118,29 @@ class _RequestBackend:
         return caps is not None and caps.sampling is not None
 
     @property
+    def can_elicit(self) -> bool:
+        caps = self._ctx.session.client_capabilities
+        return caps is not None and caps.elicitation is not None
+
+    @property
+    def can_list_roots(self) -> bool:
+        caps = self._ctx.session.client_capabilities
+        return caps is not None and caps.roots is not None
+
+    @property
     def session_persists(self) -> bool:
         return _persists(self._ctx)
 
     async def report_progress(self, progress: float, total: float | None, message: str | None) -> None:
         await self._ctx.session.report_progress(progress, total, message)
+
+    async def log(self, level: LogLevel, logger: str, data: Any) -> None:
+        if not self._notifier.wants_log(_connection_of(self._ctx), self._ctx.protocol_version, self._ctx.meta, level):
+            return
+        notification = LoggingMessageNotification(params=LoggingMessageNotificationParams(level=level, logger=logger,
+                                                                                          data=data))
+        # Tied to the request: over HTTP it rides the call's own stream, as 2026-07-28 requires.
+        await self._ctx.session.send_notification(notification, related_request_id=self._ctx.request_id)
 
     async def sample(
         self,
@@ -153,6 +150,7 @@ class _RequestBackend:
         max_tokens: int,
         temperature: float | None,
         stop_sequences: Sequence[str] | None,
+        key: str | None,
     ) -> Sampled:
         if not self.can_sample:
             raise SamplingUnavailable()
@@ -165,26 +163,50 @@ class _RequestBackend:
                 stop_sequences=list(stop_sequences) if stop_sequences else None,
             )
         )
-        key = f"sample-{self._samples_taken}"
-        self._samples_taken += 1
-        if self._ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            answer = self._answers.get(key)
-            if answer is None:
-                raise _NeedsInput(key, request)
-            try:
-                result = CreateMessageResult.model_validate(answer, from_attributes=True)
-            except Exception:
-                raise SamplingFailed("the client's sampling answer is not a CreateMessageResult") from None
-        else:
-            try:
-                result = await self._ctx.session.send_request(
-                    request, CreateMessageResult, metadata=ServerMessageMetadata(related_request_id=self._ctx.request_id)
-                )
-            except MCPError as exc:
-                raise SamplingFailed(f"the client could not sample: {exc.error.message}",
-                                     {"client_code": exc.error.code}) from None
+        try:
+            result = await self.questions.ask(self.questions.key_for("sample", key), request, CreateMessageResult)
+        except MCPError as exc:
+            raise SamplingFailed(f"the client could not sample: {exc.error.message}",
+                                 {"client_code": exc.error.code}) from None
         text = result.content.text if isinstance(result.content, TextContent) else ""
         return Sampled(text=text, model=result.model, stop_reason=result.stop_reason)
+
+    async def elicit(self, message: str, schema: dict[str, Any], key: str | None) -> Elicited:
+        if not self.can_elicit:
+            raise ElicitationUnavailable()
+        request = ElicitRequest(params=ElicitRequestFormParams(message=message, requested_schema=schema))
+        try:
+            result = await self.questions.ask(self.questions.key_for("elicit", key), request, ElicitResult)
+        except MCPError as exc:
+            raise ElicitationFailed(f"the client could not ask the user: {exc.error.message}",
+                                    {"client_code": exc.error.code}) from None
+        if result.action != "accept":
+            return Elicited(action=result.action)
+        content = dict(result.content or {})
+        if (problem := _schema_problem(content, schema)) is not None:
+            raise ElicitationFailed(f"the user's answer does not fit the requested form: {problem}")
+        return Elicited(action="accept", content=content)
+
+    async def list_roots(self, key: str | None) -> list[Root]:
+        if not self.can_list_roots:
+            return []
+        try:
+            result = await self.questions.ask(self.questions.key_for("roots", key), ListRootsRequest(), ListRootsResult)
+        except MCPError:
+            logger.info("roots.unavailable")  # the client declared roots but could not list them: none known
+            return []
+        return [Root(uri=str(root.uri), name=root.name) for root in result.roots]
+
+
+def _schema_problem(content: dict[str, Any], schema: dict[str, Any]) -> str | None:
+    """Where an accepted elicitation answer breaks the requested schema, without quoting the answer."""
+    import jsonschema  # type: ignore[import-untyped]  # only when a pack elicits: the import is not free
+
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(content))
+    if error is None:
+        return None
+    where = error.json_path if error.path else "the answer"
+    return f"{where} fails the schema's {error.validator!r} rule"
 
 
 class _Session:
@@ -196,6 +218,12 @@ def _persists(ctx: RequestContext) -> bool:
     return ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS or ctx.request is None
 
 
+def _connection_of(ctx: RequestContext) -> Any:
+    """The client's connection (one per stdio run or HTTP session), or None where the SDK has none.
+    The SDK keeps it on the session privately."""
+    return getattr(ctx.session, "_connection", None)
+
+
 def _session_of(ctx: RequestContext) -> object:
     """Which session a request belongs to, for `ctx.session_state`.
 
@@ -205,13 +233,86 @@ def _session_of(ctx: RequestContext) -> object:
     """
     if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
         return ctx.lifespan_context["session"] if _persists(ctx) else _Session()
-    # The SDK keeps the connection on the session privately; without it, the server run stands in.
-    return getattr(ctx.session, "_connection", None) or ctx.lifespan_context["session"]
+    return _connection_of(ctx) or ctx.lifespan_context["session"]
+
+
+def _complete(ctx: RequestContext, result: dict[str, Any], *, cacheable: bool = False) -> dict[str, Any]:
+    """A final result in wire form. 2026-07-28 requires it to say so (`resultType`) and, for a
+    cacheable result, for how long and for whom it may be cached: not at all (`ttlMs` 0), and
+    only by this client. Those are the defaults the SDK's own models would have filled in."""
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        result["resultType"] = "complete"
+        if cacheable:
+            result.setdefault("ttlMs", 0)
+            result.setdefault("cacheScope", "private")
+    return result
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _wire_content(block: Content) -> dict[str, Any]:
+    """A content block as the protocol spells it (camelCase keys, base64 data, no empty fields)."""
+    if isinstance(block, Text):
+        return {"type": "text", "text": block.text}
+    if isinstance(block, (Image, Audio)):
+        return {"type": "image" if isinstance(block, Image) else "audio", "data": _b64(block.data),
+                "mimeType": block.mime_type}
+    if isinstance(block, EmbeddedResource):
+        contents: dict[str, Any] = {"uri": block.uri}
+        if block.mime_type is not None:
+            contents["mimeType"] = block.mime_type
+        if block.text is not None:
+            contents["text"] = block.text
+        else:
+            contents["blob"] = _b64(block.data or b"")
+        return {"type": "resource", "resource": contents}
+    if isinstance(block, ResourceLink):
+        link = {"type": "resource_link", "uri": block.uri, "name": block.name, "title": block.title,
+                "description": block.description, "mimeType": block.mime_type}
+        return {key: value for key, value in link.items() if value is not None}
+    raise TypeError(f"not a content block: {type(block).__name__} (use parlance.content's Text, Image, Audio, "
+                    "EmbeddedResource or ResourceLink)")
+
+
+def _wire_prompt_message(message: PromptMessage) -> dict[str, Any]:
+    content = message.content if message.content is not None else Text(message.text)
+    return {"role": message.role, "content": _wire_content(content)}
+
+
+class _Server(Server[Any]):
+    """The SDK's low-level server, declaring exactly the change notifications Parlance sends: the
+    resource list and resource updates, never the tool or prompt lists (fixed while it runs).
+
+    (The SDK takes list-change capabilities only as an argument to `create_initialization_options`,
+    which its HTTP transport calls without one; on 2026-07-28 it claims every list can change as
+    soon as `subscriptions/listen` is served.)
+    """
+
+    def create_initialization_options(self, notification_options: NotificationOptions | None = None,
+                                      experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+                                      extensions: dict[str, dict[str, Any]] | None = None) -> InitializationOptions:
+        has_resources = "resources/list" in self._request_handlers
+        options = notification_options or NotificationOptions(resources_changed=has_resources)
+        return super().create_initialization_options(options, experimental_capabilities, extensions)
+
+    def get_capabilities(self, notification_options: NotificationOptions | None = None,
+                         experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+                         extensions: dict[str, dict[str, Any]] | None = None, *,
+                         protocol_version: str | None = None) -> ServerCapabilities:
+        capabilities = super().get_capabilities(notification_options, experimental_capabilities, extensions,
+                                                protocol_version=protocol_version)
+        for fixed in (capabilities.tools, capabilities.prompts):
+            if fixed is not None:
+                fixed.list_changed = False
+        return capabilities
 
 
 def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
     """An MCP server for `host`. Entering its lifespan enters every pack's lifespan."""
     registry = host.registry
+    notifier = Notifier()
     tools = [
         Tool(
             name=t.name,
@@ -227,22 +328,43 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
     async def list_tools(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
         return ListToolsResult(tools=tools)
 
-    async def call_tool(ctx: RequestContext, params: CallToolRequestParams) -> CallToolResult | InputRequiredResult:
-        backend = _RequestBackend(ctx, params.input_responses, params.request_state)
+    async def call_tool(ctx: RequestContext, params: CallToolRequestParams) -> dict[str, Any] | InputRequiredResult:
+        backend = _RequestBackend(ctx, notifier, params.input_responses, params.request_state)
         try:
-            outcome = await _or_ask(backend, host.call_tool(params.name, params.arguments, backend, _session_of(ctx)))
+            outcome = await answer_or_ask(backend.questions,
+                                          host.call_tool(params.name, params.arguments, backend, _session_of(ctx)))
         except UnknownName as exc:
             raise MCPError(INVALID_PARAMS, str(exc), data={"code": "UNKNOWN_TOOL", "tool": params.name}) from None
         if isinstance(outcome, InputRequiredResult):
             return outcome
-        return CallToolResult(
-            content=[TextContent(type="text", text=outcome.text)],
-            structured_content=outcome.structured,
-            is_error=outcome.is_error,
-            _meta=outcome.meta,
-        )
+        if outcome.is_error and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            _raise_if_capability_missing(outcome)
+        content = ([_wire_content(block) for block in outcome.content] if outcome.content is not None
+                   else [{"type": "text", "text": outcome.text}])
+        result: dict[str, Any] = {"content": content, "isError": outcome.is_error}
+        if outcome.structured is not None:
+            result["structuredContent"] = outcome.structured
+        if outcome.meta is not None:
+            result["_meta"] = outcome.meta
+        return _complete(ctx, result)
+
+    async def complete(ctx: RequestContext, params: CompleteRequestParams) -> CompleteResult:
+        ref = params.ref.name if isinstance(params.ref, PromptReference) else params.ref.uri
+        given = (params.context.arguments if params.context is not None else None) or {}
+        backend = _RequestBackend(ctx, notifier)
+        with _protocol_errors(ref):
+            values = await host.complete(ref, params.argument.name, params.argument.value, given, backend)
+        # The protocol allows at most 100 values per answer; `total` and `hasMore` say what was left out.
+        return CompleteResult(completion=Completion(values=values[:100], total=len(values),
+                                                    has_more=len(values) > 100))
+
+    async def set_log_level(ctx: RequestContext, params: SetLevelRequestParams) -> EmptyResult:
+        notifier.set_log_level(_connection_of(ctx), params.level)
+        return EmptyResult()
 
     handlers: dict[str, Any] = {"on_list_tools": list_tools, "on_call_tool": call_tool}
+    if any(p.complete for p in registry.prompts.values()) or any(t.complete for t in registry.resource_templates):
+        handlers["on_completion"] = complete
 
     if registry.prompts:
         prompts = [
@@ -258,18 +380,19 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
         async def list_prompts(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListPromptsResult:
             return ListPromptsResult(prompts=prompts)
 
-        async def get_prompt(ctx: RequestContext, params: GetPromptRequestParams) -> GetPromptResult | InputRequiredResult:
-            backend = _RequestBackend(ctx, params.input_responses, params.request_state)
+        async def get_prompt(ctx: RequestContext,
+                             params: GetPromptRequestParams) -> dict[str, Any] | InputRequiredResult:
+            backend = _RequestBackend(ctx, notifier, params.input_responses, params.request_state)
             with _protocol_errors(params.name):
-                rendered = await _or_ask(backend, host.get_prompt(params.name, params.arguments, backend,
-                                                                  _session_of(ctx)))
-            if isinstance(rendered, InputRequiredResult):
-                return rendered
-            prompt, messages = rendered
-            return GetPromptResult(
-                description=prompt.description,
-                messages=[McpPromptMessage(role=m.role, content=TextContent(type="text", text=m.text)) for m in messages],
-            )
+                rendered = await answer_or_ask(backend.questions, host.get_prompt(params.name, params.arguments,
+                                                                                  backend, _session_of(ctx)))
+                if isinstance(rendered, InputRequiredResult):
+                    return rendered
+                prompt, messages = rendered
+                result: dict[str, Any] = {"messages": [_wire_prompt_message(m) for m in messages]}
+            if prompt.description is not None:
+                result["description"] = prompt.description
+            return _complete(ctx, result)
 
         handlers |= {"on_list_prompts": list_prompts, "on_get_prompt": get_prompt}
 
@@ -285,36 +408,59 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
         ]
 
         async def list_resources(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListResourcesResult:
+            notifier.listening(_connection_of(ctx))
             return ListResourcesResult(resources=resources)
 
         async def list_templates(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListResourceTemplatesResult:
+            notifier.listening(_connection_of(ctx))
             return ListResourceTemplatesResult(resource_templates=templates)
 
         async def read_resource(ctx: RequestContext,
-                                params: ReadResourceRequestParams) -> ReadResourceResult | InputRequiredResult:
-            backend = _RequestBackend(ctx, params.input_responses, params.request_state)
+                                params: ReadResourceRequestParams) -> dict[str, Any] | InputRequiredResult:
+            backend = _RequestBackend(ctx, notifier, params.input_responses, params.request_state)
             with _protocol_errors(params.uri):
-                read = await _or_ask(backend, host.read_resource(params.uri, backend, _session_of(ctx)))
+                read = await answer_or_ask(backend.questions,
+                                           host.read_resource(params.uri, backend, _session_of(ctx)))
             if isinstance(read, InputRequiredResult):
                 return read
             content, mime_type = read
+            contents: dict[str, Any] = {"uri": params.uri, "mimeType": mime_type}
             if isinstance(content, bytes):
-                blob = base64.b64encode(content).decode("ascii")
-                return ReadResourceResult(contents=[BlobResourceContents(uri=params.uri, mime_type=mime_type, blob=blob)])
-            return ReadResourceResult(contents=[TextResourceContents(uri=params.uri, mime_type=mime_type, text=content)])
+                contents["blob"] = _b64(content)
+            else:
+                contents["text"] = content
+            return _complete(ctx, {"contents": [contents]}, cacheable=True)
+
+        async def subscribe(ctx: RequestContext, params: SubscribeRequestParams) -> EmptyResult:
+            if registry.find_resource(params.uri) is None:
+                raise MCPError(INVALID_PARAMS, f"Unknown resource: {params.uri}", data={"uri": params.uri})
+            notifier.subscribe(_connection_of(ctx), params.uri)
+            return EmptyResult()
+
+        async def unsubscribe(ctx: RequestContext, params: UnsubscribeRequestParams) -> EmptyResult:
+            notifier.unsubscribe(_connection_of(ctx), params.uri)
+            return EmptyResult()
 
         handlers |= {
             "on_list_resources": list_resources,
             "on_list_resource_templates": list_templates,
             "on_read_resource": read_resource,
+            "on_subscribe_resource": subscribe,
+            "on_unsubscribe_resource": unsubscribe,
+            "on_subscriptions_listen": notifier.listen,
         }
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
-        async with host.running():
-            yield {"session": _Session()}
+        host.announce.attach(notifier)
+        try:
+            async with host.running():
+                yield {"session": _Session()}
+        finally:
+            host.announce.attach(None)
+            notifier.listen.close()
 
-    return Server(
+    server = _Server(
         name,
         version=__version__,
         instructions=_instructions(host),
@@ -322,29 +468,43 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
         get_tool_input_schema=lambda tool: t.input_schema if (t := registry.tools.get(tool)) else None,
         **handlers,
     )
+    # Registered after construction: passing it to the constructor warns that logging is deprecated
+    # (SEP-2577) on every start, though handshake-era clients still use it.
+    server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_log_level)
+    # 2026-07-28 hands `requestState` to the client and back: seal it, so a tampered or foreign state
+    # is refused (-32602) before any handler reads it. The key lives as long as the process: a
+    # question asked before a restart is asked again.
+    server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(), default_audience=name))
+    _drop_idle_tracing(server)
+    return server
 
 
-async def _or_ask(backend: _RequestBackend, call: Awaitable[T]) -> T | InputRequiredResult:
-    """Await `call`; when a pack's `ctx.sample()` needs an answer the client has not given yet
-    (2026-07-28), answer InputRequiredResult instead. The request may surface inside an exception
-    group when the pack sampled from a task group of its own."""
-    try:
-        return await call
-    except BaseException as exc:
-        need = _needs_input_in(exc)
-        if need is None:
-            raise
-        return InputRequiredResult(input_requests={need.key: need.request}, request_state=_state_from(backend.answers))
+def _drop_idle_tracing(server: Server[Any]) -> None:
+    """Remove the SDK's OpenTelemetry middleware when no tracer provider is configured.
+
+    The SDK installs it on every server; without an OpenTelemetry SDK it records nothing, yet it
+    costs every request a span's worth of work (about 5% of a call's server CPU, measured with
+    bench/per_call.py). With a provider set before the server is built (`opentelemetry-instrument
+    parlance serve`, or code that calls `set_tracer_provider`), it stays.
+    """
+    from mcp.server._otel import OpenTelemetryMiddleware
+    from opentelemetry import trace
+
+    if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
+        server.middleware = [m for m in server.middleware if not isinstance(m, OpenTelemetryMiddleware)]
 
 
-def _needs_input_in(exc: BaseException) -> _NeedsInput | None:
-    if isinstance(exc, _NeedsInput):
-        return exc
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            if (found := _needs_input_in(inner)) is not None:
-                return found
-    return None
+_CAPABILITY_OF_CODE = {SamplingUnavailable().code: "sampling", ElicitationUnavailable().code: "elicitation"}
+
+
+def _raise_if_capability_missing(outcome: Outcome) -> None:
+    """2026-07-28: a call that needed a client capability the request did not declare is the protocol
+    error -32021 (HTTP 400), naming the capability, rather than a tool result."""
+    code = outcome.structured.get("code") if outcome.structured else None
+    capability = _CAPABILITY_OF_CODE.get(code) if isinstance(code, str) else None
+    if capability is not None:
+        raise MCPError(MISSING_REQUIRED_CLIENT_CAPABILITY, outcome.text,
+                       data={"requiredCapabilities": {capability: {}}})
 
 
 @contextlib.contextmanager

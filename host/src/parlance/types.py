@@ -9,7 +9,9 @@ import argparse
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeAlias, TypeVar
+
+from parlance.content import Content
 
 if TYPE_CHECKING:
     from parlance.errors import ToolError
@@ -22,13 +24,19 @@ class ToolResult(Generic[OutT]):
     """What a tool returns when it needs more than its output model.
 
     `value` becomes `structuredContent`; `text`, when given, replaces the JSON text block that is
-    otherwise derived from `value`; `meta` goes to the result's `_meta` (for data that is not part of
-    the tool's output contract, such as a rendered prompt or the template a result was built from).
+    otherwise derived from `value`; `content`, when given, replaces the content blocks altogether
+    (text, images, audio, embedded or linked resources: `parlance.content`); `meta` goes to the
+    result's `_meta` (for data that is not part of the tool's output contract, such as a rendered
+    prompt or the template a result was built from).
+
+    A tool annotated `-> ToolResult[None]` has no output schema: it returns `content` only and its
+    results carry no `structuredContent`.
     """
 
-    value: OutT
+    value: OutT | None = None
     text: str | None = None
     meta: dict[str, Any] | None = None
+    content: tuple[Content, ...] | list[Content] | None = None
 
 
 @dataclass(frozen=True)
@@ -51,10 +59,12 @@ InvalidArgumentsMapper = Callable[[list[ArgumentProblem]], "ToolError | None"]
 
 @dataclass(frozen=True)
 class PromptMessage:
-    """One message of a rendered MCP prompt."""
+    """One message of a rendered MCP prompt: `text`, or another content block (an image, an embedded
+    resource, ...) given as `content`."""
 
     role: Literal["user", "assistant"]
-    text: str
+    text: str = ""
+    content: Content | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,33 @@ class Sampled:
     text: str
     model: str
     stop_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Root:
+    """A folder or file the client lets servers work in (MCP roots), e.g. the user's open project."""
+
+    uri: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Elicited:
+    """The user's answer to `ctx.elicit()`: `action` is "accept", "decline" or "cancel"; `content`
+    holds the submitted values (checked against the requested schema) when the action is "accept"."""
+
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, str | int | float | bool | list[str] | None] | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.action == "accept"
+
+
+Complete: TypeAlias = Callable[[str, dict[str, str]], Awaitable[list[str]]]
+"""A completion callback: `async def complete(value, context) -> list[str]` gets what the user has
+typed so far for one argument and the other arguments already filled in, and returns suggestions
+(best first; the host sends at most 100 and says whether there were more)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +171,7 @@ class RegisterPrompt(Protocol):
         name: str,
         title: str | None = None,
         description: str | None = None,
+        complete: dict[str, Complete] | None = None,
     ) -> None: ...
 
 
@@ -147,6 +185,7 @@ class RegisterResource(Protocol):
         title: str | None = None,
         description: str | None = None,
         mime_type: str = "application/json",
+        complete: dict[str, Complete] | None = None,
     ) -> None: ...
 
 
