@@ -261,7 +261,9 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
         anyio.run(lambda: serve_http(server, bind=bind, port=port, security=security,
                                      max_sessions=config.host.max_sessions,
                                      session_idle_timeout_s=config.host.session_idle_timeout_s,
-                                     shutdown_grace_s=config.host.shutdown_grace_s))
+                                     shutdown_grace_s=config.host.shutdown_grace_s,
+                                     stateless=config.host.stateless_http, json_response=config.host.json_response,
+                                     sse_retry_ms=config.host.sse_retry_ms))
     else:
         anyio.run(lambda: serve_stdio(server, shutdown_grace_s=config.host.shutdown_grace_s))
     return EXIT_OK

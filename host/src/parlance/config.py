@@ -75,6 +75,13 @@ class HostSettings(_Section):
                                           "request for this long is closed")
     shutdown_grace_s: float = Field(default=10, ge=0, le=600, description="on SIGTERM, SIGINT or the end of "
                                     "stdin, how long calls in flight may take to finish")
+    stateless_http: bool = Field(default=False, description="2025-11-25 HTTP without sessions: every POST stands "
+                                 "alone (behind a load balancer, for one-shot clients); no per-session state, "
+                                 "log level or subscriptions, and no sampling or elicitation mid-call")
+    json_response: bool = Field(default=False, description="answer each HTTP POST with one JSON body instead of "
+                                "an SSE stream: cheaper, but no progress or log messages during a call")
+    sse_retry_ms: int = Field(default=1000, ge=0, le=600_000, description="HTTP streams are resumable: how long a "
+                              "client whose stream dropped waits before it reconnects to pick up (0: not resumable)")
 
 
 class _PacksSection(BaseModel):

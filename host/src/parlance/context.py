@@ -82,6 +82,8 @@ class ContextBackend(Protocol):
 
     async def list_roots(self, key: str | None) -> list[Root]: ...
 
+    async def close_stream(self) -> bool: ...
+
     async def report_progress(self, progress: float, total: float | None, message: str | None) -> None: ...
 
     async def sample(
@@ -199,6 +201,16 @@ class ToolContext:
         """
         requested = schema.model_json_schema() if isinstance(schema, type) else schema
         return await self._backend.elicit(message, requested, key)
+
+    async def close_stream(self) -> bool:
+        """Let go of this call's HTTP stream while the call goes on (SSE polling, SEP-1699).
+
+        For long calls behind proxies that cut idle connections: the client reconnects after
+        `[host] sse_retry_ms` and receives what was sent meanwhile, the result included. True when
+        the stream was closed; False where there is none to close (stdio, JSON responses, streams
+        that are not resumable, 2026-07-28), and then nothing changes.
+        """
+        return await self._backend.close_stream()
 
     async def list_roots(self, *, key: str | None = None) -> list[Root]:
         """The roots the client shares (MCP roots: usually the folders of the user's open project),

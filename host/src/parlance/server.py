@@ -187,6 +187,12 @@ class _RequestBackend:
             raise ElicitationFailed(f"the user's answer does not fit the requested form: {problem}")
         return Elicited(action="accept", content=content)
 
+    async def close_stream(self) -> bool:
+        if self._ctx.close_sse_stream is None:  # the SDK offers it only on resumable HTTP streams
+            return False
+        await self._ctx.close_sse_stream()
+        return True
+
     async def list_roots(self, key: str | None) -> list[Root]:
         if not self.can_list_roots:
             return []

@@ -16,6 +16,7 @@ from mcp.types import INVALID_REQUEST
 from pydantic import ValidationError
 
 from parlance import stdio_pipes
+from parlance.event_store import MemoryEventStore
 from parlance.http_guard import HostRule, HttpGuard, parse_host_rule
 from parlance.wire import Unreadable, diagnose
 
@@ -139,11 +140,14 @@ def http_security(bind: str, allowed_hosts: list[str], allowed_origins: list[str
 
 
 async def serve_http(server: Server[Any], *, bind: str, port: int, security: tuple[list[HostRule], list[HostRule]],
-                     max_sessions: int, session_idle_timeout_s: float, shutdown_grace_s: float) -> None:
+                     max_sessions: int, session_idle_timeout_s: float, shutdown_grace_s: float,
+                     stateless: bool = False, json_response: bool = False, sse_retry_ms: int = 0) -> None:
     """Serve streamable HTTP at http://{bind}:{port}/mcp behind `HttpGuard` until SIGTERM or SIGINT.
 
     On a stop signal uvicorn stops accepting connections, lets the calls in flight finish for up to
     `shutdown_grace_s`, then exits the pack lifespans. Its log lines go through Parlance's handler.
+    `stateless` and `json_response` are the SDK's modes of the same names; with `sse_retry_ms`, SSE
+    streams are resumable from memory (`parlance.event_store`).
     """
     import uvicorn
     from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
@@ -152,9 +156,11 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
 
     hosts, origins = security
     # The guard checks Host and Origin exactly; the SDK's prefix check is switched off behind it.
+    resumable = sse_retry_ms > 0 and not json_response
     app = server.streamable_http_app(
         streamable_http_path=MCP_PATH, host=bind, max_sessions=max_sessions,
-        session_idle_timeout=session_idle_timeout_s,
+        session_idle_timeout=session_idle_timeout_s, stateless_http=stateless, json_response=json_response,
+        event_store=MemoryEventStore() if resumable else None, retry_interval=sse_retry_ms if resumable else None,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     guarded = HttpGuard(app, hosts=hosts, origins=origins, path=MCP_PATH, max_sessions=max_sessions,

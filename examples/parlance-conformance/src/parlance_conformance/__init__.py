@@ -1,0 +1,1 @@
+"""The conformance fixture pack: `parlance_conformance.pack`."""
