@@ -14,11 +14,11 @@ from parlance import logs
 
 
 @contextlib.contextmanager
-def _configured_into(stream: io.StringIO) -> Iterator[io.StringIO]:
+def _configured_into(stream: io.StringIO, fmt: str = "json") -> Iterator[io.StringIO]:
     """configure_logging() into `stream`, with the process's logging restored afterwards."""
     root = logging.getLogger()
     saved = (list(root.handlers), root.level, logs._handler)
-    logs.configure_logging("INFO", "json", stream=stream)
+    logs.configure_logging("INFO", fmt, stream=stream)
     try:
         yield stream
     finally:
@@ -114,3 +114,27 @@ def test_a_broken_stderr_takes_nothing_down(monkeypatch: pytest.MonkeyPatch) -> 
         logging.getLogger("parlance").warning("stdio.unreadable_line", extra={"code": -32700})
         logging.getLogger().handlers[0].flush()
         assert not logs._handler._calls  # type: ignore[union-attr]  # drained, not piling up
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_the_call_line_written_from_its_fields_equals_the_line_a_record_makes(fmt: str) -> None:
+    """The per-call line is formatted straight from its fields when only the CLI's handler listens;
+    the line must be exactly the one the record path writes (which other handlers would need)."""
+    fields = {"tool": "i18n_translate", "pack": "i18n", "status": "ok", "latency_ms": 0.25, "error": None}
+    lines = {}
+    for route in ("direct", "record"):
+        extra = logging.NullHandler()
+        with _configured_into(io.StringIO(), fmt) as stream:
+            try:
+                if route == "record":
+                    logs.call_log.addHandler(extra)  # another listener: the record path must be taken
+                logs.log_call(dict(fields))
+                logs._handler.flush()
+            finally:
+                logs.call_log.removeHandler(extra)
+        lines[route] = stream.getvalue()
+    assert lines["direct"].count("\n") == 1
+    strip_time = (lambda line: {k: v for k, v in json.loads(line).items() if k != "timestamp"}) if fmt == "json" \
+        else (lambda line: line)
+    assert strip_time(lines["direct"]) == strip_time(lines["record"])
+    assert "tool" in lines["direct"] and "i18n_translate" in lines["direct"]

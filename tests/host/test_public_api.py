@@ -55,7 +55,7 @@ def test_tool_context_surface() -> None:
                "announce"}  # instance attributes
     assert public == {"pack", "name", "settings", "state", "session_state", "logger", "language_packs", "announce",
                       "protocol_version", "client", "can_sample", "can_elicit", "session_persists", "report_progress",
-                      "log", "sample", "elicit", "list_roots"}
+                      "log", "sample", "elicit", "list_roots", "close_stream"}
 
 
 def test_importing_parlance_loads_no_pack_and_no_mcp() -> None:

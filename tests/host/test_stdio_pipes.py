@@ -15,7 +15,7 @@ import pytest
 from mcp.shared.message import SessionMessage
 from mcp.types import JSONRPCResponse
 
-from parlance.stdio_pipes import InFlight, read_messages
+from parlance.stdio_pipes import InFlight, MessageReader
 from parlance.wire import Unreadable
 
 pytestmark = pytest.mark.anyio
@@ -32,16 +32,10 @@ def _ping(request_id: int) -> bytes:
 
 async def _framed(chunks: list[bytes], limit: int = 1 << 16) -> list[Any]:
     reader = asyncio.StreamReader(limit=limit)
-    send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](100)
     for chunk in chunks:
         reader.feed_data(chunk)
     reader.feed_eof()
-    await read_messages(reader, send)
-    items = []
-    async with receive:
-        async for item in receive:
-            items.append(item.message.id if isinstance(item, SessionMessage) else item)
-    return items
+    return [item.message.id if isinstance(item, SessionMessage) else item async for item in MessageReader(reader)]
 
 
 async def test_lines_split_across_and_within_chunks() -> None:
@@ -80,26 +74,52 @@ async def test_lines_that_are_not_jsonrpc_are_handed_on_with_their_answers() -> 
 @pytest.mark.parametrize("settle", ["answered", "cancelled"])
 async def test_end_of_input_waits_for_the_requests_read(settle: str) -> None:
     reader = asyncio.StreamReader()
-    send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](100)
     in_flight = InFlight()
+    messages = MessageReader(reader, in_flight)
     reader.feed_data(_ping(7) + b"\n")
     if settle == "cancelled":
         cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
         reader.feed_data(json.dumps(cancel).encode() + b"\n")
     reader.feed_eof()
+    request = await messages.receive()
+    assert request.message.id == 7  # type: ignore[union-attr]
+    if settle == "cancelled":
+        await messages.receive()  # the notification; a cancelled request gets no answer
+    else:
+        with anyio.move_on_after(0.05) as waited:
+            await messages.receive()
+        assert waited.cancelled_caught  # still open: waiting for the answer
+        in_flight.written(JSONRPCResponse(jsonrpc="2.0", id=7, result={}))
+    with anyio.fail_after(2):
+        with pytest.raises(anyio.EndOfStream):
+            await messages.receive()
+
+
+async def test_stop_reading_ends_the_stream_once_the_requests_read_are_answered() -> None:
+    """A stop signal while the server waits for input: nothing more is read, and the stream ends
+    when the request already read has its answer."""
+    reader = asyncio.StreamReader()
+    in_flight = InFlight()
+    messages = MessageReader(reader, in_flight)
+    reader.feed_data(_ping(3) + b"\n")
+    assert (await messages.receive()).message.id == 3  # type: ignore[union-attr]
     async with anyio.create_task_group() as tasks:
-        tasks.start_soon(read_messages, reader, send, in_flight)
-        request = await receive.receive()
-        assert request.message.id == 7  # type: ignore[union-attr]
-        if settle == "cancelled":
-            await receive.receive()  # the notification; a cancelled request gets no answer
-        else:
-            await anyio.sleep(0.05)
-            assert receive.statistics().open_send_streams == 1  # still open: waiting for the answer
-            in_flight.written(JSONRPCResponse(jsonrpc="2.0", id=7, result={}))
-        with anyio.fail_after(2):
+        ended = anyio.Event()
+
+        async def wait_for_the_end() -> None:
             with pytest.raises(anyio.EndOfStream):
-                await receive.receive()
+                await messages.receive()
+            ended.set()
+
+        tasks.start_soon(wait_for_the_end)
+        await anyio.sleep(0.02)
+        messages.stop_reading()
+        reader.feed_data(_ping(4) + b"\n")  # arrives after the stop: never read
+        await anyio.sleep(0.05)
+        assert not ended.is_set()  # request 3 is not answered yet
+        in_flight.written(JSONRPCResponse(jsonrpc="2.0", id=3, result={}))
+        with anyio.fail_after(2):
+            await ended.wait()
 
 
 async def test_a_thread_fed_reader_pauses_the_thread_instead_of_buffering_everything() -> None:

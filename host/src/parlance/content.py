@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-__all__ = ["Audio", "Content", "EmbeddedResource", "Image", "LogLevel", "ResourceLink", "Text"]
+__all__ = ["Audio", "Content", "EmbeddedResource", "Image", "LogLevel", "ResourceLink", "Text", "problem_with"]
 
 LogLevel: TypeAlias = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 """MCP (syslog) log levels, least to most severe: what `ctx.log` takes and `logging/setLevel` sets."""
@@ -66,3 +66,27 @@ class ResourceLink:
 
 Content: TypeAlias = Text | Image | Audio | EmbeddedResource | ResourceLink
 """Any content block."""
+
+
+_FIELD_TYPES: dict[type, dict[str, type | tuple[type, ...]]] = {
+    Text: {"text": str},
+    Image: {"data": bytes, "mime_type": str},
+    Audio: {"data": bytes, "mime_type": str},
+    EmbeddedResource: {"uri": str, "text": (str, type(None)), "data": (bytes, type(None)),
+                       "mime_type": (str, type(None))},
+    ResourceLink: {"uri": str, "name": str, "title": (str, type(None)), "description": (str, type(None)),
+                   "mime_type": (str, type(None))},
+}
+
+
+def problem_with(block: object) -> str | None:
+    """Why `block` is not a content block the host can send (a wrong class, or a field of the wrong
+    type), or None. The dataclasses do not check their fields' types; the wire needs them right."""
+    fields = _FIELD_TYPES.get(type(block))
+    if fields is None:
+        return f"{type(block).__name__} is not a content block (use Text, Image, Audio, EmbeddedResource or ResourceLink)"
+    for name, expected in fields.items():
+        value = getattr(block, name)
+        if not isinstance(value, expected):
+            return f"{type(block).__name__}.{name} is {type(value).__name__}"
+    return None

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from parlance.content import LogLevel
 from parlance.language_packs import LanguagePacks
+from parlance.schemas import form_schema_for
 from parlance.types import ClientInfo, Elicited, Root, Sampled, SamplingMessage
 
 __all__ = ["Announcements", "AnnouncementSink", "ContextBackend", "ToolContext"]
@@ -199,7 +200,7 @@ class ToolContext:
         `sample()`, on 2026-07-28 the tool may run again to receive the answer, so ask before any
         side effect; `key` is as for `sample()`.
         """
-        requested = schema.model_json_schema() if isinstance(schema, type) else schema
+        requested = form_schema_for(schema) if isinstance(schema, type) else schema
         return await self._backend.elicit(message, requested, key)
 
     async def close_stream(self) -> bool:

@@ -27,7 +27,7 @@ from parlance.errors import PackError, Refused, ToolError, UnknownName
 from parlance.logs import log_call
 from parlance.packs import PackRecord, PackSet, load_packs
 from parlance.registry import PromptDefinition, ToolDefinition
-from parlance.content import Audio, Content, EmbeddedResource, Image, ResourceLink, Text
+from parlance.content import Content, problem_with
 from parlance.types import ArgumentProblem, PromptMessage, ToolResult
 
 __all__ = ["Host", "Outcome"]
@@ -169,7 +169,9 @@ class Host:
         try:
             args = tool.input_model.model_validate(arguments)
         except ValidationError as exc:
-            return _invalid_arguments(tool, exc)
+            return _invalid_arguments(tool, _problems(exc))
+        if tool.schema_check is not None and (problems := tool.schema_check(arguments)):
+            return _invalid_arguments(tool, problems)  # what the schema says and the model cannot
         unavailable = await self._wait_for(tool.pack)
         if unavailable is not None:
             return Outcome.error("PACK_UNAVAILABLE", f"pack {tool.pack!r} failed to start, so {tool.name} cannot run; "
@@ -199,10 +201,13 @@ class Host:
             raise Refused(f"prompt {name!r}: argument {problem.field!r}: {problem.message}") from None
         if await self._wait_for(prompt.pack) is not None:
             raise Refused(f"pack {prompt.pack!r} failed to start, so prompt {name!r} is unavailable")
-        rendered = await prompt.handler(args, self._context(prompt.pack, name, backend, session))
+        ctx = self._context(prompt.pack, name, backend, session)
+        rendered = await (prompt.handler(args, ctx) if prompt.takes_context else prompt.handler(args))
         if isinstance(rendered, str):
             return prompt, [PromptMessage(role="user", text=rendered)]
-        return prompt, list(rendered)
+        messages = list(rendered)
+        _checked_content(f"prompt {name}", [m.content for m in messages if m.content is not None])
+        return prompt, messages
 
     async def read_resource(self, uri: str, backend: ContextBackend, session: object) -> tuple[str | bytes, str]:
         found = self.registry.find_resource(uri)
@@ -274,16 +279,13 @@ def _shape(tool: ToolDefinition, returned: Any) -> Outcome:
     return Outcome(structured, text or "", meta=meta, content=content)
 
 
-def _checked_content(tool: str, blocks: Any) -> tuple[Content, ...]:
-    """The content blocks a tool returned, or a TypeError naming the first that is not one."""
+def _checked_content(subject: str, blocks: Any) -> tuple[Content, ...]:
+    """The content blocks a tool or prompt returned, or a TypeError naming the first that is not one
+    (a bug in the pack: the client gets INTERNAL, the reason goes to the log)."""
     checked = tuple(blocks)
     for block in checked:
-        if not isinstance(block, (Text, Image, Audio, EmbeddedResource, ResourceLink)):
-            raise TypeError(f"{tool} returned content {type(block).__name__}; use parlance's Text, Image, Audio, "
-                            "EmbeddedResource or ResourceLink")
-        if isinstance(block, (Image, Audio)) and not isinstance(block.data, bytes):
-            raise TypeError(f"{tool} returned {type(block).__name__} data of type {type(block.data).__name__}, "
-                            "not bytes")
+        if (problem := problem_with(block)) is not None:
+            raise TypeError(f"{subject} returned bad content: {problem}")
     return checked
 
 
@@ -294,8 +296,7 @@ def _problems(exc: ValidationError) -> list[ArgumentProblem]:
     ]
 
 
-def _invalid_arguments(tool: ToolDefinition, exc: ValidationError) -> Outcome:
-    problems = _problems(exc)
+def _invalid_arguments(tool: ToolDefinition, problems: list[ArgumentProblem]) -> Outcome:
     if tool.on_invalid_arguments is not None:
         mapped = tool.on_invalid_arguments(problems)
         if mapped is not None:

@@ -92,14 +92,27 @@ class JsonFormatter(logging.Formatter):
             entry["traceback"] = traceback
         return json.dumps(entry, default=str, ensure_ascii=False)
 
+    def format_call(self, created: float, fields: dict[str, Any]) -> str:
+        """The per-call line, exactly as `format` writes its record, without making the record."""
+        entry = {"timestamp": _timestamp(created), "level": "info", "event": CALL_EVENT, "logger": call_log.name,
+                 **fields}
+        return json.dumps(entry, default=str, ensure_ascii=False)
+
 
 class _TextFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        extras = " ".join(f"{k}={v}" for k, v in _extras(record).items())
-        line = f"{record.levelname.lower():7} {record.name}: {record.getMessage()}" + (f" {extras}" if extras else "")
+        line = _text_line(record.levelname.lower(), record.name, record.getMessage(), _extras(record))
         if (traceback := _traceback(self, record)) is not None:
             line += "\n" + traceback
         return line
+
+    def format_call(self, created: float, fields: dict[str, Any]) -> str:
+        return _text_line("info", call_log.name, CALL_EVENT, fields)
+
+
+def _text_line(level: str, logger_name: str, message: str, extras: dict[str, Any]) -> str:
+    shown = " ".join(f"{k}={v}" for k, v in extras.items())
+    return f"{level:7} {logger_name}: {message}" + (f" {shown}" if shown else "")
 
 
 class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
@@ -143,17 +156,37 @@ class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
             self.release()
 
     def _write_calls(self) -> None:
-        """Log the waiting call records through `logging`, so filters and other handlers see them too."""
+        """Write the waiting call lines. When this handler is the only place they go (the CLI's setup),
+        each line is formatted straight from its fields; otherwise (another handler or filter was
+        added) each goes through `logging` as a record, so the others see it too."""
+        if not self._calls:
+            return
+        if self._calls_come_only_here():
+            format_call = self.formatter.format_call  # type: ignore[union-attr]
+            while self._calls:
+                created, fields = self._calls.popleft()
+                try:
+                    self.stream.write(format_call(created, fields) + "\n")
+                except Exception:  # logging must never take a call down
+                    pass
+            return
         self._replaying = True
         try:
             while self._calls:
                 created, fields = self._calls.popleft()
-                record = call_log.makeRecord(call_log.name, logging.INFO, "(unknown file)", 0, "tool.call", (), None,
+                record = call_log.makeRecord(call_log.name, logging.INFO, "(unknown file)", 0, CALL_EVENT, (), None,
                                              extra=fields)
                 record.created, record.msecs = created, (created - int(created)) * 1000
                 call_log.handle(record)
         finally:
             self._replaying = False
+
+    def _calls_come_only_here(self) -> bool:
+        root = logging.getLogger()
+        return (not call_log.handlers and not call_log.filters and call_log.propagate
+                and not logging.getLogger("parlance").handlers and not logging.getLogger("parlance").filters
+                and root.handlers == [self] and not root.filters
+                and hasattr(self.formatter, "format_call"))
 
     def _write(self, record: logging.LogRecord) -> None:
         try:
@@ -177,6 +210,7 @@ class _BufferedHandler(logging.StreamHandler):  # type: ignore[type-arg]
 
 
 call_log = logging.getLogger("parlance.calls")
+CALL_EVENT = "tool.call"
 CHATTY_LOGGERS = ("mcp", "httpx", "httpx2", "httpcore", "httpcore2", "uvicorn", "sse_starlette", "starlette")
 """Libraries that log every request or chunk below WARNING: their loggers are set to WARNING."""
 _handler: _BufferedHandler | None = None  # set by configure_logging
@@ -193,7 +227,7 @@ def log_call(fields: dict[str, Any]) -> None:
     if _handler is not None and _handler in logging.root.handlers and call_log.isEnabledFor(logging.INFO):
         _handler.defer_call(time.time(), fields)
     else:
-        call_log.info("tool.call", extra=fields)
+        call_log.info(CALL_EVENT, extra=fields)
 
 
 def configure_logging(level: str = "INFO", fmt: str = "auto", stream: TextIO | None = None) -> None:

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from parlance.errors import PackError, ToolNameCollision
 from parlance.schemas import admit_error_envelope, input_schema_for, output_schema_for
-from parlance.types import Complete, InvalidArgumentsMapper, ToolResult
+from parlance.types import ArgumentProblem, Complete, InvalidArgumentsMapper, ToolResult
 
 __all__ = ["PromptDefinition", "Registry", "ResourceDefinition", "Staging", "ToolDefinition"]
 
@@ -47,6 +47,10 @@ class ToolDefinition:
     takes_context: bool
     content_only: bool = False
     """Annotated `-> ToolResult[None]`: no output schema, results carry content blocks only."""
+    schema_check: Callable[[dict[str, Any]], list[ArgumentProblem]] | None = None
+    """For a tool registered with an explicit `input_schema` other than its model's own: the
+    arguments' problems under that schema, which clients were told and which may say more than the
+    handler's model (`anyOf`, `if`/`then`)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class PromptDefinition:
     """(name, description, required) per argument, from the args model's fields."""
     complete: dict[str, Complete] = field(default_factory=dict)
     """Completion callbacks by argument name."""
+    takes_context: bool = True
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,9 @@ class Staging:
                 on_invalid_arguments=on_invalid_arguments,
                 takes_context=takes_context,
                 content_only=content_only,
+                # Checked only where the schema says more than the model (which checks first).
+                schema_check=_schema_check(input_schema, name)
+                if input_schema and input_schema != input_schema_for(input_model) else None,
             )
         )
 
@@ -178,13 +186,13 @@ class Staging:
     ) -> None:
         exposed = self.exposed(name)
         self._check_name("prompt", name, exposed, [p.name for p in self.prompts])
-        args_model, _, _ = _tool_signature(handler, name)
+        args_model, _, takes_context = _tool_signature(handler, name)
         arguments = tuple(
             (field_name, info.description, info.is_required()) for field_name, info in args_model.model_fields.items()
         )
         completers = _completers(f"prompt {name!r}", complete, [a[0] for a in arguments], "argument")
         self.prompts.append(PromptDefinition(exposed, self.pack, handler, args_model, title, description, arguments,
-                                             completers))
+                                             completers, takes_context))
 
     def register_resource(
         self,
@@ -200,6 +208,7 @@ class Staging:
         if "://" not in uri:
             raise PackError(f"resource {name!r}: uri {uri!r} needs a scheme, e.g. '{self.pack}://{uri}'")
         params = tuple(_URI_PARAM.findall(uri))
+        _check_resource_handler(handler, uri, params)
         pattern = None
         if params:
             parts = _URI_PARAM.split(uri)  # literal, param, literal, param, ..., literal
@@ -297,6 +306,63 @@ def _tool_signature(handler: Callable[..., Any], name: str) -> tuple[type[BaseMo
     if typing.get_origin(returned) is ToolResult:
         returned = (typing.get_args(returned) or (None,))[0]
     return hints[params[0].name], returned if _is_model(returned) else None, len(params) == 2
+
+
+def _check_resource_handler(handler: Callable[..., Any], uri: str, params: tuple[str, ...]) -> None:
+    """A resource handler is `async def handler(ctx, **params)`: async, and taking every `{param}`."""
+    if not inspect.iscoroutinefunction(handler):
+        raise PackError(f"resource {uri!r}: the handler must be an `async def` function, got {handler!r}")
+    parameters = inspect.signature(handler).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return
+    missing = [name for name in params if name not in parameters]
+    if missing:
+        raise PackError(f"resource {uri!r}: the handler takes no parameter {missing[0]!r}, which the uri names "
+                        f"(async def handler(ctx, {', '.join(params)}))")
+
+
+def _schema_check(schema: dict[str, Any], name: str) -> Callable[[dict[str, Any]], list[ArgumentProblem]]:
+    """A check of arguments against a pack's own JSON Schema (2020-12 unless it says otherwise).
+
+    The problems name where and which rule, never the value (which is the user's text). jsonschema
+    is imported only by packs that give their own schemas.
+    """
+    import jsonschema  # type: ignore[import-untyped]
+
+    validator_class = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    try:
+        validator_class.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        raise PackError(f"tool {name!r}: input_schema is not a valid JSON Schema: {exc.message}") from None
+    validator = validator_class(schema)
+
+    def check(arguments: dict[str, Any]) -> list[ArgumentProblem]:
+        return [_schema_problem(error) for error in sorted(validator.iter_errors(arguments),
+                                                           key=lambda e: list(e.absolute_path))]
+
+    return check
+
+
+def _schema_problem(error: Any) -> ArgumentProblem:
+    """One jsonschema error as an argument problem: the field it concerns (for a missing or an
+    unexpected property, that property's name) and the rule, never the value."""
+    path = [str(p) for p in error.absolute_path]
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    named: list[str] = []
+    if error.validator == "required":
+        named = [name for name in error.validator_value if name not in instance]
+    elif error.validator == "additionalProperties":
+        named = [name for name in instance if name not in error.schema.get("properties", {})]
+    field_path = ".".join(path + named[:1])
+    rule = f"breaks the input schema's {error.validator!r} rule"
+    if error.validator == "required" and named:
+        rule = "is required by the input schema" + (f" (its {error.schema_path[0]!r} rule)"
+                                                     if len(error.schema_path) > 1 else "")
+    elif error.validator == "additionalProperties" and named:
+        rule = "is not a property the input schema allows"
+    elif not field_path and len(error.schema_path) > 1:
+        rule += f" (at {error.schema_path[0]!r})"
+    return ArgumentProblem(field=field_path, kind=f"schema_{error.validator}", message=rule)
 
 
 def _completers(subject: str, complete: dict[str, Complete] | None, names: list[str],

@@ -13,7 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["ERROR_ENVELOPE_SCHEMA", "admit_error_envelope", "flatten", "input_schema_for", "output_schema_for"]
+__all__ = ["ERROR_ENVELOPE_SCHEMA", "admit_error_envelope", "flatten", "form_schema_for", "input_schema_for",
+           "output_schema_for"]
 
 ERROR_ENVELOPE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -29,6 +30,21 @@ ERROR_ENVELOPE_SCHEMA: dict[str, Any] = {
 
 def input_schema_for(model: type[BaseModel]) -> dict[str, Any]:
     return _clean(model.model_json_schema(mode="validation"))
+
+
+def form_schema_for(model: type[BaseModel]) -> dict[str, Any]:
+    """An elicitation form from a pydantic model: flat, as MCP forms must be (no `$ref`), each field
+    of one type. An optional field is simply not required; its `null` is left out of its type."""
+    schema = input_schema_for(model)
+    for name, field in list(schema.get("properties", {}).items()):
+        kinds = field.get("type")
+        if isinstance(kinds, list) and "null" in kinds:
+            rest = [kind for kind in kinds if kind != "null"]
+            field = {**field, "type": rest[0] if len(rest) == 1 else rest}
+            if field.get("default", ...) is None:
+                field.pop("default")
+            schema["properties"][name] = field
+    return schema
 
 
 def output_schema_for(model: type[BaseModel]) -> dict[str, Any]:

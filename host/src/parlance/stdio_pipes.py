@@ -33,7 +33,6 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 from mcp.types import (
     INTERNAL_ERROR,
@@ -47,7 +46,8 @@ from mcp.types import (
 
 from parlance.wire import Unreadable, parse_line, valid_id
 
-__all__ = ["ANSWER_LIMIT_S", "MAX_MESSAGE_BYTES", "InFlight", "read_messages", "usable", "wire_streams"]
+__all__ = ["ANSWER_LIMIT_S", "MAX_MESSAGE_BYTES", "InFlight", "MessageReader", "MessageWriter", "usable",
+           "wire_streams"]
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ ANSWER_LIMIT_S = 10.0
 unless the caller says otherwise."""
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
-Streams = tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
+Streams = tuple["MessageReader", "MessageWriter"]
 
 
 def too_large() -> Unreadable:
@@ -131,24 +131,17 @@ async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S) -> AsyncIterator[
             write_pipe_open = True
         else:
             write_transport = _BlockingWriter(_private_copy(wires[1]), wire)
-        incoming_send, incoming = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-        outgoing, outgoing_receive = anyio.create_memory_object_stream[SessionMessage](0)
         in_flight = InFlight()
-        reading = anyio.CancelScope()
-        written = anyio.Event()
+        incoming = MessageReader(reader, in_flight, answer_limit_s)
         async with anyio.create_task_group() as tasks:
-            signals = _on_stop_signals(loop, reading, tasks.cancel_scope)
-            tasks.start_soon(read_messages, reader, incoming_send, in_flight, reading, answer_limit_s)
-            tasks.start_soon(_write_messages, outgoing_receive, write_transport, wire, in_flight, written,
-                             tasks.cancel_scope.cancel)
+            outgoing = MessageWriter(write_transport, wire, in_flight, tasks.cancel_scope.cancel)
+            signals = _on_stop_signals(loop, incoming.stop_reading, tasks.cancel_scope)
             tasks.start_soon(_notice_client_gone, wire, tasks.cancel_scope.cancel)
             try:
                 yield incoming, outgoing
             finally:
-                outgoing.close()  # the writer sends what is queued, then ends (or finds the client gone)
-                with anyio.CancelScope(shield=True):
-                    await written.wait()
-                tasks.cancel_scope.cancel()  # stop reading: the server is done, though stdin may be open
+                await outgoing.aclose()
+                tasks.cancel_scope.cancel()  # stop watching: the server is done, though stdin may be open
     finally:
         for signum in signals:
             loop.remove_signal_handler(signum)
@@ -164,17 +157,19 @@ async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S) -> AsyncIterator[
             os.close(wire_fd)
 
 
-def _on_stop_signals(loop: asyncio.AbstractEventLoop, reading: anyio.CancelScope,
+def _on_stop_signals(loop: asyncio.AbstractEventLoop, stop_reading: Callable[[], None],
                      everything: anyio.CancelScope) -> list[signal.Signals]:
     """SIGTERM and SIGINT stop reading (the requests read are still answered); a second one stops all."""
+    signalled: list[signal.Signals] = []
 
     def stop(signum: signal.Signals) -> None:
-        if reading.cancel_called:
+        if signalled:
             logger.warning("stdio.stopping_now", extra={"signal": signum.name})
             everything.cancel()
         else:
+            signalled.append(signum)
             logger.info("stdio.stopping", extra={"signal": signum.name})
-            reading.cancel()
+            stop_reading()
 
     installed = []
     for signum in STOP_SIGNALS:
@@ -303,42 +298,82 @@ class InFlight:
         await self._settled.wait()
 
 
-async def read_messages(reader: asyncio.StreamReader, send: MemoryObjectSendStream[SessionMessage | Exception],
-                        in_flight: InFlight | None = None, reading: anyio.CancelScope | None = None,
-                        answer_limit_s: float = ANSWER_LIMIT_S) -> None:
-    """Parse each line from `reader` into a JSON-RPC message and send it, until end of input.
+class MessageReader:
+    """The server's read stream: each `receive()` reads the next line from `reader` and parses it.
 
-    A line that is not a message is sent as the `Unreadable` that answers it, for the server's
-    read stream to answer. Blank lines are skipped. Cancelling `reading` stops reading as the end
-    of input does. With `in_flight`, the read stream ends only once the requests read have been
-    answered (or `answer_limit_s` has passed): the server stops serving when its read stream ends,
-    and would cancel them.
+    No task and no stream in between: the server's own receive loop does the reading, so a message
+    costs no hop between tasks on its way in. A line that is not a message is returned as the
+    `Unreadable` that answers it, for the server's read stream to answer. Blank lines are skipped.
+
+    At the end of input, or once `stop_reading()` is called (a stop signal), the stream ends only
+    when every request read has been answered (or `answer_limit_s` has passed): the server stops
+    serving when its read stream ends, and would cancel them.
     """
-    async with send:
-        with reading or anyio.CancelScope():
-            while True:
-                try:
-                    line = await reader.readuntil(b"\n")
-                except asyncio.IncompleteReadError as end:  # end of input; a last line may lack its newline
-                    if end.partial.strip():
-                        await _send(send, _parse(end.partial), in_flight)
-                    break
-                except asyncio.LimitOverrunError:
-                    await _skip_line(reader)
-                    await send.send(too_large())
-                    continue
-                if line.strip():
-                    await _send(send, _parse(line), in_flight)
-        if in_flight is not None:
-            with anyio.move_on_after(answer_limit_s):
-                await in_flight.settled()
 
+    def __init__(self, reader: asyncio.StreamReader, in_flight: InFlight | None = None,
+                 answer_limit_s: float = ANSWER_LIMIT_S) -> None:
+        self._reader = reader
+        self._in_flight = in_flight
+        self._answer_limit_s = answer_limit_s
+        self._stopping = False
+        self._ended = False
+        self._waiting: anyio.CancelScope | None = None
 
-async def _send(send: MemoryObjectSendStream[SessionMessage | Exception], item: SessionMessage | Exception,
-                in_flight: InFlight | None) -> None:
-    if in_flight is not None and isinstance(item, SessionMessage):
-        in_flight.read(item.message)
-    await send.send(item)
+    def stop_reading(self) -> None:
+        """Read no further; the stream ends once the requests read are answered."""
+        self._stopping = True
+        if self._waiting is not None:
+            self._waiting.cancel()
+
+    async def receive(self) -> SessionMessage | Exception:
+        if not self._stopping:
+            item = None  # stays None when a stop signal cancels the wait
+            with anyio.CancelScope() as self._waiting:
+                item = await self._next()
+            self._waiting = None
+            if item is not None:
+                if self._in_flight is not None and isinstance(item, SessionMessage):
+                    self._in_flight.read(item.message)
+                return item
+            self._stopping = True  # end of input, or stopped while waiting for it
+        if not self._ended:
+            self._ended = True
+            if self._in_flight is not None:
+                with anyio.move_on_after(self._answer_limit_s):
+                    await self._in_flight.settled()
+        raise anyio.EndOfStream
+
+    async def _next(self) -> SessionMessage | Exception | None:
+        """The next message or unreadable line; None at the end of input."""
+        while True:
+            try:
+                line = await self._reader.readuntil(b"\n")
+            except asyncio.IncompleteReadError as end:  # end of input; a last line may lack its newline
+                return _parse(end.partial) if end.partial.strip() else None
+            except asyncio.LimitOverrunError:
+                await _skip_line(self._reader)
+                return too_large()
+            if line.strip():
+                return _parse(line)
+
+    def __aiter__(self) -> MessageReader:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        self.stop_reading()
+        self._ended = True
+
+    async def __aenter__(self) -> MessageReader:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
 def _parse(line: bytes) -> SessionMessage | Unreadable:
@@ -358,21 +393,40 @@ async def _skip_line(reader: asyncio.StreamReader) -> None:
             return
 
 
-async def _write_messages(receive: MemoryObjectReceiveStream[SessionMessage], transport: Any, wire: _Wire,
-                          in_flight: InFlight, written: anyio.Event, stop: Callable[[], Any]) -> None:
-    try:
-        async with receive:
-            async for message in receive:
-                if wire.lost is not None:
-                    _client_gone(stop)
-                    return
-                data = _encode(message.message)
-                transport.write(data)  # written at once when the pipe has room: no thread, no await
-                in_flight.written(message.message)
-                if not wire.writable.is_set():
-                    await wire.writable.wait()
-    finally:
-        written.set()
+class MessageWriter:
+    """The server's write stream: each `send()` encodes the reply and hands it to the pipe at once.
+
+    No task and no stream in between. The pipe takes it without blocking while it has room;
+    when the client is not reading, the sender waits until it has room again (flow control).
+    When the client has closed the server's stdout, serving stops and replies are dropped.
+    """
+
+    def __init__(self, transport: Any, wire: _Wire, in_flight: InFlight, stop: Callable[[], Any]) -> None:
+        self._transport = transport
+        self._wire = wire
+        self._in_flight = in_flight
+        self._stop = stop
+        self._closed = False
+
+    async def send(self, message: SessionMessage) -> None:
+        if self._closed:
+            raise anyio.ClosedResourceError
+        if self._wire.lost is not None:
+            _client_gone(self._stop)
+            return
+        self._transport.write(_encode(message.message))
+        self._in_flight.written(message.message)
+        if not self._wire.writable.is_set():
+            await self._wire.writable.wait()
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+    async def __aenter__(self) -> MessageWriter:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
 def _encode(message: Any) -> bytes:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
-from anyio.streams.memory import MemoryObjectSendStream
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
@@ -55,6 +54,10 @@ def _unreadable(problem: Exception) -> Unreadable:
     return Unreadable(None, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message this server can decode")
 
 
+class _Replies(Protocol):
+    async def send(self, item: SessionMessage, /) -> None: ...
+
+
 class _AnsweringReceiveStream:
     """The stdio read stream, answering each line that is not JSON-RPC with an error, as JSON-RPC requires.
 
@@ -63,7 +66,7 @@ class _AnsweringReceiveStream:
     path). The line itself is never logged: it may hold a user's text.
     """
 
-    def __init__(self, inner: Any, replies: MemoryObjectSendStream[SessionMessage]) -> None:
+    def __init__(self, inner: Any, replies: _Replies) -> None:
         self._inner = inner
         self._replies = replies
 
