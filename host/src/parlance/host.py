@@ -8,6 +8,7 @@ the per-call log line. Nothing here imports `mcp`.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import logging
 import time
@@ -228,7 +229,7 @@ class Host:
     # --- completions -------------------------------------------------------------------------------
 
     async def complete(self, ref: str, argument: str, value: str, context: dict[str, str],
-                       backend: ContextBackend) -> list[str]:
+                       backend: ContextBackend, session: object) -> list[str]:
         """Suggestions for `argument` of a prompt (`ref` is its name) or a resource template (`ref` is
         its uri template). No completer, an unknown ref or a failing pack all give no suggestions:
         completion is a convenience, never an error the user has to deal with."""
@@ -240,7 +241,10 @@ class Host:
         if completer is None or await self._wait_for(owner.pack) is not None:
             return []
         try:
-            found = await completer(value, dict(context))
+            if len(inspect.signature(completer).parameters) == 3:  # (value, arguments, ctx)
+                found = await completer(value, dict(context), self._context(owner.pack, ref, backend, session))
+            else:
+                found = await completer(value, dict(context))
         except Exception:
             logger.error("completion.crashed", extra={"pack": owner.pack, "ref": ref}, exc_info=True)
             return []

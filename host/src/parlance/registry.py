@@ -374,6 +374,9 @@ def _completers(subject: str, complete: dict[str, Complete] | None, names: list[
                             f"(it has: {', '.join(names) or 'none'})")
         if not inspect.iscoroutinefunction(callback):
             raise PackError(f"{subject}: the completion for {key!r} must be an `async def` function")
+        if len(inspect.signature(callback).parameters) not in (2, 3):
+            raise PackError(f"{subject}: the completion for {key!r} takes (value, arguments) or (value, arguments, "
+                            "ctx)")
     return dict(complete or {})
 
 

@@ -359,7 +359,8 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
         given = (params.context.arguments if params.context is not None else None) or {}
         backend = _RequestBackend(ctx, notifier)
         with _protocol_errors(ref):
-            values = await host.complete(ref, params.argument.name, params.argument.value, given, backend)
+            values = await host.complete(ref, params.argument.name, params.argument.value, given, backend,
+                                         _session_of(ctx))
         # The protocol allows at most 100 values per answer; `total` and `hasMore` say what was left out.
         return CompleteResult(completion=Completion(values=values[:100], total=len(values),
                                                     has_more=len(values) > 100))

@@ -105,10 +105,11 @@ class Elicited:
         return self.action == "accept"
 
 
-Complete: TypeAlias = Callable[[str, dict[str, str]], Awaitable[list[str]]]
-"""A completion callback: `async def complete(value, context) -> list[str]` gets what the user has
-typed so far for one argument and the other arguments already filled in, and returns suggestions
-(best first; the host sends at most 100 and says whether there were more)."""
+Complete: TypeAlias = Callable[..., Awaitable[list[str]]]
+"""A completion callback: `async def complete(value, arguments) -> list[str]`, or
+`async def complete(value, arguments, ctx)` when it needs the pack's state. It gets what the user
+has typed so far for one argument and the other arguments already filled in, and returns
+suggestions (best first; the host sends at most 100 and says whether there were more)."""
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp.types import ResourceTemplateReference
 
 from parlance.testing import connect
 from mcp import MCPError
@@ -176,6 +177,21 @@ async def test_resources(i18n_client: Any) -> None:
     assert json.loads(bundle.contents[0].text) == {"locale": "fr", "message_count": 2,
                                                    "messages": {"a": "Salut", "b": "Bonjour {name}"}}
     assert underscore is not None and json.loads(underscore.contents[0].text)["locale"] == "pt-BR"
+
+
+async def test_the_bundle_templates_locale_completes_from_the_sessions_locales(i18n_client: Any,
+                                                                                tmp_path: Path) -> None:
+    (tmp_path / "en.json").write_text(json.dumps({"a": "A"}))
+    (tmp_path / "pt-PT.json").write_text(json.dumps({"a": "A (PT)"}))
+    async with i18n_client(bundle_dirs=[str(tmp_path)]) as client:
+        await call(client, "i18n_add_messages", {"locale": "pt-BR", "messages": {"a": "Oi"}})
+        ref = ResourceTemplateReference(type="ref/resource", uri="i18n://bundles/{locale}")
+        everything = await client.complete(ref, {"name": "locale", "value": ""})
+        portuguese = await client.complete(ref, {"name": "locale", "value": "pt_"})
+        nothing = await client.complete(ref, {"name": "locale", "value": "xx"})
+    assert everything.completion.values == ["en", "pt-BR", "pt-PT"]
+    assert portuguese.completion.values == ["pt-BR", "pt-PT"]
+    assert (nothing.completion.values, nothing.completion.total) == ([], 0)
 
 
 async def test_startup_bundles_and_configured_fallbacks(i18n_client: Any, tmp_path: Path) -> None:

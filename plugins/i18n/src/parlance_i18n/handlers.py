@@ -122,6 +122,10 @@ async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
     return await _tools().read_bundle(ctx, locale)
 
 
+async def complete_locale(value: str, arguments: dict[str, str], ctx: ToolContext) -> list[str]:
+    return await _tools().complete_locale(value, arguments, ctx)
+
+
 # Argument problems need no engine: a bad locale is answered without loading the catalog.
 
 

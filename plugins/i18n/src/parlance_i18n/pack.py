@@ -62,7 +62,7 @@ def parlance_register_tools(register: RegisterTool, settings: I18nSettings | Non
 def parlance_register_resources(register: RegisterResource) -> None:
     register(handlers.read_locales, uri="i18n://locales", name="i18n_locales", title="Locales with bundles")
     register(handlers.read_bundle, uri="i18n://bundles/{locale}", name="i18n_bundle",
-             title="A locale's message bundle (keys and ICU sources)")
+             title="A locale's message bundle (keys and ICU sources)", complete={"locale": handlers.complete_locale})
 
 
 @hookimpl

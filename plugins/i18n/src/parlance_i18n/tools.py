@@ -121,6 +121,13 @@ async def read_locales(ctx: ToolContext) -> dict[str, Any]:
     return _locales_listing(session_translator(ctx)).model_dump(mode="json")
 
 
+async def complete_locale(value: str, arguments: dict[str, str], ctx: ToolContext) -> list[str]:
+    """Completion for i18n://bundles/{locale}: the session's locales that start with what was typed
+    (case-insensitive, `_` read as `-`)."""
+    typed = value.replace("_", "-").lower()
+    return sorted(code for code in session_translator(ctx).bundles if code.lower().startswith(typed))
+
+
 async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
     """i18n://bundles/{locale}: a bundle's message sources; None (not found) for an unknown locale."""
     try:
