@@ -5,9 +5,15 @@ data) and the `retry` delay, and stores each message it sends. A client whose co
 mid-call reconnects with `GET` and `Last-Event-ID` and receives what it missed, the call's result
 included, instead of losing the call.
 
-Memory is bounded twice over: each stream keeps its last `per_stream` events, and the store its
-`streams` most recently written streams (the oldest is forgotten first). A client that comes
-back after its stream was forgotten gets nothing replayed, as if there were no store.
+Each session must have a store of its own: the SDK names a stream by its request id (or a fixed
+name for the GET stream), which every session reuses, so a store shared as the SDK hands it out
+would replay one session's results to another that resumes with the same stream name. Here one
+`MemoryEventStore` keeps the memory for all sessions, and `for_session()` gives each session a view
+that stores and replays only its own streams.
+
+Memory is bounded twice over: each stream keeps its last `per_stream` events, and all sessions
+together their `streams` most recently written streams (the oldest is forgotten first). A client
+that comes back after its stream was forgotten gets nothing replayed, as if there were no store.
 """
 
 from __future__ import annotations
@@ -20,34 +26,56 @@ from mcp.types import JSONRPCMessage
 
 __all__ = ["MemoryEventStore"]
 
+_Key = tuple[int, StreamId]  # (session, stream)
 
-class MemoryEventStore(EventStore):
-    """An `EventStore` for one server process (not shared between workers)."""
+
+class MemoryEventStore:
+    """The events of every session's recent streams, for one server process."""
 
     def __init__(self, *, streams: int = 1000, per_stream: int = 100) -> None:
-        self._streams: OrderedDict[StreamId, deque[tuple[int, JSONRPCMessage | None]]] = OrderedDict()
+        self._streams: OrderedDict[_Key, deque[tuple[int, JSONRPCMessage | None]]] = OrderedDict()
         self._max_streams, self._per_stream = streams, per_stream
+        self._sessions = itertools.count(1)
         self._ids = itertools.count(1)
 
-    async def store_event(self, stream_id: StreamId, message: JSONRPCMessage | None) -> EventId:
+    def for_session(self) -> EventStore:
+        """The store one session's transport uses: it sees only the streams it wrote."""
+        return _SessionEvents(self, next(self._sessions))
+
+    def store(self, key: _Key, message: JSONRPCMessage | None) -> int:
         number = next(self._ids)
-        events = self._streams.get(stream_id)
+        events = self._streams.get(key)
         if events is None:
-            events = self._streams[stream_id] = deque(maxlen=self._per_stream)
+            events = self._streams[key] = deque(maxlen=self._per_stream)
             while len(self._streams) > self._max_streams:
                 self._streams.popitem(last=False)
         else:
-            self._streams.move_to_end(stream_id)
+            self._streams.move_to_end(key)
         events.append((number, message))
-        return f"{stream_id}/{number}"
+        return number
+
+    def after(self, key: _Key, number: int) -> list[tuple[int, JSONRPCMessage]] | None:
+        """The messages of stream `key` stored after event `number`; None for a stream not kept."""
+        events = self._streams.get(key)
+        if events is None:
+            return None
+        return [(n, message) for n, message in list(events) if n > number and message is not None]
+
+
+class _SessionEvents(EventStore):
+    def __init__(self, events: MemoryEventStore, session: int) -> None:
+        self._events, self._session = events, session
+
+    async def store_event(self, stream_id: StreamId, message: JSONRPCMessage | None) -> EventId:
+        return f"{stream_id}/{self._events.store((self._session, stream_id), message)}"
 
     async def replay_events_after(self, last_event_id: EventId, send_callback: EventCallback) -> StreamId | None:
         stream_id, _, number = last_event_id.rpartition("/")
-        events = self._streams.get(stream_id)
-        if events is None or not number.isdigit():
+        if not number.isdigit():
             return None
-        after = int(number)
-        for event_number, message in list(events):
-            if event_number > after and message is not None:  # priming events carry nothing to replay
-                await send_callback(EventMessage(message, f"{stream_id}/{event_number}"))
+        replay = self._events.after((self._session, stream_id), int(number))
+        if replay is None:
+            return None
+        for event_number, message in replay:  # priming events carry nothing to replay
+            await send_callback(EventMessage(message, f"{stream_id}/{event_number}"))
         return stream_id

@@ -142,6 +142,27 @@ def http_security(bind: str, allowed_hosts: list[str], allowed_origins: list[str
                                                  "'https://name:port'") from None
 
 
+def _event_store_per_session(server: Server[Any], events: MemoryEventStore) -> None:
+    """Give each HTTP session an event store of its own (see `parlance.event_store`).
+
+    The SDK's session manager hands every new session the one store it was given; it reads that
+    attribute as it admits a session, synchronously, so setting a fresh view just before is exact.
+    Should a future SDK admit sessions another way, resumability is switched off rather than shared.
+    """
+    manager = server.session_manager
+    admit = getattr(manager, "_admit_session", None)
+    if admit is None or not hasattr(manager, "event_store"):
+        logger.warning("http.resumable_streams_off", extra={"reason": "this mcp version cannot scope them per session"})
+        manager.event_store = None
+        return
+
+    def admit_with_own_events(*args: Any, **kwargs: Any) -> Any:
+        manager.event_store = events.for_session()
+        return admit(*args, **kwargs)
+
+    manager._admit_session = admit_with_own_events  # type: ignore[method-assign]
+
+
 async def serve_http(server: Server[Any], *, bind: str, port: int, security: tuple[list[HostRule], list[HostRule]],
                      max_sessions: int, session_idle_timeout_s: float, shutdown_grace_s: float,
                      stateless: bool = False, json_response: bool = False, sse_retry_ms: int = 0) -> None:
@@ -159,13 +180,15 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
 
     hosts, origins = security
     # The guard checks Host and Origin exactly; the SDK's prefix check is switched off behind it.
-    resumable = sse_retry_ms > 0 and not json_response
+    events = MemoryEventStore() if sse_retry_ms > 0 and not json_response and not stateless else None
     app = server.streamable_http_app(
         streamable_http_path=MCP_PATH, host=bind, max_sessions=max_sessions,
         session_idle_timeout=session_idle_timeout_s, stateless_http=stateless, json_response=json_response,
-        event_store=MemoryEventStore() if resumable else None, retry_interval=sse_retry_ms if resumable else None,
+        event_store=events.for_session() if events else None, retry_interval=sse_retry_ms if events else None,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
+    if events is not None:
+        _event_store_per_session(server, events)
     guarded = HttpGuard(app, hosts=hosts, origins=origins, path=MCP_PATH, max_sessions=max_sessions,
                         max_body_bytes=DEFAULT_MAX_REQUEST_BODY_SIZE)
     config = uvicorn.Config(guarded, host=bind, port=port, log_config=None, log_level="warning", access_log=False,
