@@ -95,3 +95,30 @@ def test_streams_are_not_resumable_when_switched_off_or_not_streams(tmp_path: Pa
     payload: Any = json.loads(answer.text) if answer.headers["content-type"].startswith("application/json") \
         else json.loads(_events(answer.text)[-1]["data"])
     assert payload == {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+
+@pytest.mark.anyio
+async def test_the_store_keeps_bounded_history_and_ignores_ids_it_did_not_make() -> None:
+    from mcp.types import JSONRPCNotification
+
+    from parlance.event_store import MemoryEventStore
+
+    events = MemoryEventStore(streams=2, per_stream=3)
+    mine, other = events.for_session(), events.for_session()
+    note = [JSONRPCNotification(jsonrpc="2.0", method=f"notifications/n{i}") for i in range(6)]
+    first = await mine.store_event("5", None)  # the priming event
+    for message in note:
+        await mine.store_event("5", message)
+    replayed: list[str] = []
+
+    async def collect(event: Any) -> None:
+        replayed.append(event.message.method)
+
+    assert await mine.replay_events_after(first, collect) == "5"
+    assert replayed == ["notifications/n3", "notifications/n4", "notifications/n5"]  # the last 3 kept
+    assert await other.replay_events_after(first, collect) is None  # not its stream
+    for bad in ("5/²", "5/" + "9" * 30, "nonsense", "", "5/-1"):
+        assert await mine.replay_events_after(bad, collect) is None
+    await mine.store_event("6", note[0])
+    await other.store_event("5", note[0])  # a third stream: the least recently written is forgotten
+    assert await mine.replay_events_after(first, collect) is None

@@ -125,16 +125,34 @@ def test_the_call_line_written_from_its_fields_equals_the_line_a_record_makes(fm
     for route in ("direct", "record"):
         extra = logging.NullHandler()
         with _configured_into(io.StringIO(), fmt) as stream:
+            root = logging.getLogger()
+            others = [h for h in root.handlers if h is not logs._handler]  # pytest's capture handlers
             try:
                 if route == "record":
                     logs.call_log.addHandler(extra)  # another listener: the record path must be taken
+                else:
+                    root.handlers = [logs._handler]  # only the CLI's handler, as when serving
                 logs.log_call(dict(fields))
                 logs._handler.flush()
             finally:
                 logs.call_log.removeHandler(extra)
+                root.handlers = [logs._handler, *others]
         lines[route] = stream.getvalue()
     assert lines["direct"].count("\n") == 1
     strip_time = (lambda line: {k: v for k, v in json.loads(line).items() if k != "timestamp"}) if fmt == "json" \
         else (lambda line: line)
     assert strip_time(lines["direct"]) == strip_time(lines["record"])
     assert "tool" in lines["direct"] and "i18n_translate" in lines["direct"]
+
+
+def test_the_call_line_makes_no_record_when_only_the_clis_handler_listens(
+        configured: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_record(*args: object, **kwargs: object) -> logging.LogRecord:
+        raise AssertionError("a record was made for the per-call line")
+
+    monkeypatch.setattr(logs.call_log, "makeRecord", no_record)
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", [logs._handler])  # as under the CLI: pytest's own capture handlers aside
+    logs.log_call({"tool": "t", "pack": "p", "status": "ok", "latency_ms": 1.0, "error": None})
+    logs._handler.flush()
+    assert json.loads(configured.getvalue())["tool"] == "t"

@@ -34,7 +34,7 @@ from mcp.types import (
     TextContent,
 )
 
-from parlance import EmbeddedResource, PromptMessage, Text, ToolContext
+from parlance import EmbeddedResource, PromptMessage, Text, ToolContext, ToolResult
 from parlance.config import config_from_dict
 from parlance.hookspecs import HOST_API
 from parlance.packs import load_packs
@@ -776,3 +776,143 @@ async def test_a_prompt_message_with_a_bad_content_block_is_an_internal_error(mo
             await client.get_prompt("broken", {"language": "de"})
     assert caught.value.error.code == -32603
     assert "12345" not in caught.value.error.message and "int" not in caught.value.error.message
+
+
+# --- regressions: what the review of this API found -----------------------------------------------------------
+
+
+async def test_a_completer_that_asks_the_client_gets_no_answer_and_the_server_lives(mode: str) -> None:
+    """Completions cannot ask the client anything (on 2026-07-28 there is no round to ask in): the
+    question fails inside the completer, which gives no suggestions; the server keeps serving."""
+    async def asking(value: str, arguments: dict[str, str], ctx: ToolContext) -> list[str]:
+        return [(await ctx.sample("suggest a language", key="q")).text]
+
+    async def prompt(args: TranslateArgs) -> str:
+        return args.language
+
+    pack = RegistersOne("prompts", prompt, name="translate", complete={"language": asking})
+
+    async def model(context: Any, params: Any) -> CreateMessageResult:
+        return CreateMessageResult(role="assistant", content=TextContent(type="text", text="de"), model="m")
+
+    async with connect({"p": pack}, mode=mode, sampling_callback=model) as client:
+        ref = PromptReference(type="ref/prompt", name="translate")
+        first = await client.complete(ref, {"name": "language", "value": ""})
+        again = await client.get_prompt("translate", {"language": "fr"})
+    assert first.completion.values == []
+    assert again.messages[0].content.text == "fr"
+
+
+def _crashing_pack(result: Any, schema: dict[str, Any] | None = None) -> RegistersOne:
+    async def tool(args: TranslateArgs) -> ToolResult[None]:
+        return result
+
+    return RegistersOne("tools", tool, name="broken", **({"input_schema": schema} if schema else {}))
+
+
+@pytest.mark.parametrize("case", ["meta_not_json", "text_not_str", "unresolvable_ref"])
+async def test_nothing_a_pack_gets_wrong_reaches_the_client_as_exception_text(mode: str, case: str) -> None:
+    """Each of these used to escape the host's boundary; the handshake era answered with the
+    exception's own text (`code 0`)."""
+    ok = ToolResult(content=[Text("fine")])
+    pack = {
+        "meta_not_json": _crashing_pack(ToolResult(content=[Text("x")], meta={"k": b"\xff"})),
+        "text_not_str": _crashing_pack(ToolResult(content=[Text("x")], text=12345)),  # type: ignore[arg-type]
+        "unresolvable_ref": _crashing_pack(ok, {"type": "object", "properties": {
+            "language": {"$ref": "https://example.invalid/SECRET-schema.json"}}}),
+    }[case]
+    async with connect({"p": pack}, mode=mode) as client:
+        result = await client.call_tool("broken", {"language": "de"})
+        still = await client.list_tools()
+    assert result.is_error is True
+    assert [b.text for b in result.content] == [_internal("broken")]
+    assert [t.name for t in still.tools] == ["broken"]
+
+
+async def test_the_last_line_of_defence_answers_a_generic_internal_error() -> None:
+    """Whatever escapes a handler, or the SDK's shaping of its result, is a generic -32603."""
+    from parlance.server import _NoExceptionText
+
+    class Ctx:
+        method = "tools/call"
+
+    async def crashes(ctx: Any) -> Any:
+        raise KeyError("SECRET-123")
+
+    with pytest.raises(MCPError) as caught:
+        await _NoExceptionText()(Ctx(), crashes)  # type: ignore[arg-type]
+    assert caught.value.error.code == -32603 and "SECRET" not in caught.value.error.message
+
+
+@pytest.mark.parametrize("bad", [PromptMessage("system", "x"), "not a message"])  # type: ignore[arg-type]
+async def test_a_prompt_message_the_protocol_cannot_carry_is_an_internal_error(mode: str, bad: Any) -> None:
+    async def prompt(args: TranslateArgs) -> list[Any]:
+        return [bad]
+
+    async with connect({"p": RegistersOne("prompts", prompt, name="p")}, mode=mode) as client:
+        with pytest.raises(MCPError) as caught:
+            await client.get_prompt("p", {"language": "de"})
+    assert caught.value.error.code == -32603 and "system" not in caught.value.error.message
+
+
+async def test_on_2026_a_prompt_that_needs_a_missing_capability_is_32021() -> None:
+    async def prompt(args: TranslateArgs, ctx: ToolContext) -> str:
+        return (await ctx.sample("x")).text
+
+    async with connect({"p": RegistersOne("prompts", prompt, name="p")}, mode="auto") as client:
+        with pytest.raises(MCPError) as caught:
+            await client.get_prompt("p", {"language": "de"})
+    assert caught.value.error.code == -32021
+    assert caught.value.error.data == {"requiredCapabilities": {"sampling": {}}}
+
+
+async def test_without_sessions_nothing_is_promised_that_cannot_be_kept() -> None:
+    """`[host] stateless_http`: no state outlives a request, and no subscription is offered."""
+    from parlance.host import Host
+    from parlance.server import build_server
+
+    async def persists(args: TranslateArgs, ctx: ToolContext) -> ToolResult[None]:
+        return ToolResult(content=[Text(str(ctx.session_persists))])
+
+    host = Host.load(config_from_dict({}), plugins={"p": RegistersOne("tools", persists, name="persists"),
+                                                    "notes": AnnouncingPack()})
+    async with Client(build_server(host, stateless_http=True), mode="legacy") as client:
+        capabilities = client.server_capabilities
+        result = await client.call_tool("persists", {"language": "de"})
+    assert result.content[0].text == "False"
+    assert capabilities.resources is not None
+    assert not capabilities.resources.subscribe and not capabilities.resources.list_changed
+
+
+def test_an_open_subscription_stream_ends_with_its_result_when_stdin_ends(tmp_path: Path) -> None:
+    """A 2026-07-28 `subscriptions/listen` lasts until serving ends; at the end of input it gets its
+    final result at once instead of holding the exit for the grace period."""
+    import subprocess
+    import sys
+    import time
+
+    config = tmp_path / "parlance.toml"
+    config.write_text('[packs]\nenabled = ["i18n"]\n')
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--config", str(config)], cwd=tmp_path,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        listen = {"jsonrpc": "2.0", "id": 2, "method": "subscriptions/listen",
+                  "params": {"_meta": meta, "notifications": {"resourcesListChanged": True}}}
+        proc.stdin.write((json.dumps(listen) + "\n").encode())
+        proc.stdin.flush()
+        acknowledged = json.loads(_line_within(proc.stdout, 20))
+        started = time.monotonic()
+        proc.stdin.close()
+        final = json.loads(_line_within(proc.stdout, 5))
+        assert proc.wait(timeout=5) == 0
+        took = time.monotonic() - started
+    finally:
+        proc.kill()
+        proc.wait()
+    assert acknowledged["method"] == "notifications/subscriptions/acknowledged"
+    assert final["id"] == 2 and "result" in final  # graceful: a result, not "Connection closed"
+    assert took < 3  # the grace period is 10 s

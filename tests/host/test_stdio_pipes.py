@@ -144,3 +144,34 @@ async def test_a_thread_fed_reader_pauses_the_thread_instead_of_buffering_everyt
             seen += len(await reader.readuntil(b"\n"))
     assert seen == total
     os.close(read_fd)
+
+
+async def test_the_writer_says_once_that_the_client_is_gone(caplog: pytest.LogCaptureFixture) -> None:
+    """Every call in flight tries to answer after the client closed stdout: one warning, one stop."""
+    from parlance.stdio_pipes import MessageWriter, _Wire
+
+    wire, stops = _Wire(), []
+    wire.connection_lost(None)
+    writer = MessageWriter(transport=None, wire=wire, in_flight=InFlight(), stop=lambda: stops.append(1))
+    for request_id in range(5):
+        await writer.send(SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=request_id, result={})))
+    await writer.aclose()
+    with pytest.raises(anyio.ClosedResourceError):
+        await writer.send(SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=9, result={})))
+    assert stops == [1]
+    assert [r.getMessage() for r in caplog.records].count("stdio.client_gone") == 1
+
+
+async def test_a_subscription_stream_is_not_waited_for_at_the_end_of_input() -> None:
+    in_flight = InFlight()
+    listen = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {}}).encode()
+    reader = asyncio.StreamReader()
+    reader.feed_data(listen + b"\n")
+    reader.feed_eof()
+    ended: list[bool] = []
+    messages = MessageReader(reader, in_flight, on_end=lambda: ended.append(True))
+    assert (await messages.receive()).message.id == 3  # type: ignore[union-attr]
+    with anyio.fail_after(1):
+        with pytest.raises(anyio.EndOfStream):
+            await messages.receive()
+    assert ended == [True]

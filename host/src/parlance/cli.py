@@ -252,7 +252,7 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
         bind, port = args.bind or config.host.bind, args.port if args.port is not None else config.host.port
         security = http_security(bind, config.host.allowed_hosts, config.host.allowed_origins)
     host = _load_host(config)
-    server = build_server(host)
+    server = build_server(host, stateless_http=transport == "http" and config.host.stateless_http)
     from parlance.logs import is_terminal
 
     if transport == "stdio" and is_terminal(sys.stdin) and is_terminal(sys.stderr):

@@ -233,8 +233,9 @@ class ToolContext:
         Raises `SamplingUnavailable` when the client offers no sampling and `SamplingFailed` when it
         refuses. On 2026-07-28 the host may run the tool again to deliver the answer, so build the
         prompt only from the tool's arguments and settings, and call `sample()` before any side effect.
-        Questions asked at once (from a task group) reach the client in one round. `key` names the
-        question on that wire (default: its position among the call's samples); name it when which
+        Questions asked at once (from a task group, each before its task awaits anything else) reach
+        the client in one round. `key` names the question on that wire (default: `sample-N`, its
+        position among the call's samples; choose keys of another shape); name it when which
         questions a call asks depends on earlier answers.
         """
         messages = [SamplingMessage(role="user", text=prompt)] if isinstance(prompt, str) else list(prompt)

@@ -71,7 +71,7 @@ class _SessionEvents(EventStore):
 
     async def replay_events_after(self, last_event_id: EventId, send_callback: EventCallback) -> StreamId | None:
         stream_id, _, number = last_event_id.rpartition("/")
-        if not number.isdigit():
+        if not (number.isascii() and number.isdigit() and len(number) <= 18):  # ours are counters
             return None
         replay = self._events.after((self._session, stream_id), int(number))
         if replay is None:

@@ -167,18 +167,19 @@ class Host:
 
     async def _run_tool(self, tool: ToolDefinition, arguments: dict[str, Any], backend: ContextBackend,
                         session: object) -> Outcome:
+        # Everything the pack wrote runs inside the try: its validators, its error mapping, its handler.
         try:
-            args = tool.input_model.model_validate(arguments)
-        except ValidationError as exc:
-            return _invalid_arguments(tool, _problems(exc))
-        if tool.schema_check is not None and (problems := tool.schema_check(arguments)):
-            return _invalid_arguments(tool, problems)  # what the schema says and the model cannot
-        unavailable = await self._wait_for(tool.pack)
-        if unavailable is not None:
-            return Outcome.error("PACK_UNAVAILABLE", f"pack {tool.pack!r} failed to start, so {tool.name} cannot run; "
-                                 "the server log has the details", {"pack": tool.pack})
-        ctx = self._context(tool.pack, tool.name, backend, session)
-        try:
+            try:
+                args = tool.input_model.model_validate(arguments)
+            except ValidationError as exc:
+                return _invalid_arguments(tool, _problems(exc))
+            if tool.schema_check is not None and (problems := tool.schema_check(arguments)):
+                return _invalid_arguments(tool, problems)  # what the schema says and the model cannot
+            unavailable = await self._wait_for(tool.pack)
+            if unavailable is not None:
+                return Outcome.error("PACK_UNAVAILABLE", f"pack {tool.pack!r} failed to start, so {tool.name} cannot "
+                                     "run; the server log has the details", {"pack": tool.pack})
+            ctx = self._context(tool.pack, tool.name, backend, session)
             returned = await (tool.handler(args, ctx) if tool.takes_context else tool.handler(args))
             return _shape(tool, returned)
         except ToolError as exc:
@@ -207,6 +208,11 @@ class Host:
         if isinstance(rendered, str):
             return prompt, [PromptMessage(role="user", text=rendered)]
         messages = list(rendered)
+        for message in messages:
+            if not isinstance(message, PromptMessage) or message.role not in ("user", "assistant") \
+                    or not isinstance(message.text, str):
+                raise TypeError(f"prompt {name} returned a message that is not a PromptMessage(role='user' or "
+                                "'assistant', text=str)")
         _checked_content(f"prompt {name}", [m.content for m in messages if m.content is not None])
         return prompt, messages
 
@@ -245,10 +251,10 @@ class Host:
                 found = await completer(value, dict(context), self._context(owner.pack, ref, backend, session))
             else:
                 found = await completer(value, dict(context))
+            return [str(v) for v in found]
         except Exception:
             logger.error("completion.crashed", extra={"pack": owner.pack, "ref": ref}, exc_info=True)
             return []
-        return [str(v) for v in found]
 
     def _context(self, pack: str, name: str, backend: ContextBackend, session: object) -> ToolContext:
         record = self._records[pack]
@@ -269,6 +275,10 @@ def _shape(tool: ToolDefinition, returned: Any) -> Outcome:
     if isinstance(returned, ToolResult):
         text, meta, value = returned.text, returned.meta, returned.value
         content = _checked_content(tool.name, returned.content) if returned.content is not None else None
+        if meta is not None:
+            to_json(meta)  # raises on what JSON cannot carry: a pack bug, answered INTERNAL
+        if text is not None and not isinstance(text, str):
+            raise TypeError(f"{tool.name} returned text of type {type(text).__name__}")
     if tool.content_only:
         if not isinstance(returned, ToolResult) or value is not None or content is None:
             raise TypeError(f"{tool.name} is declared -> ToolResult[None]: return ToolResult(content=[...])")
@@ -280,6 +290,8 @@ def _shape(tool: ToolDefinition, returned: Any) -> Outcome:
         raise TypeError(f"{tool.name} returned {type(structured).__name__}; structured content must be an object")
     if text is None and content is None:
         text = to_json(structured).decode()  # compact JSON, as UTF-8 (no \u escapes): what a model reads
+    elif not isinstance(value, BaseModel):
+        to_json(structured)  # a dict the pack built (explicit output_schema): JSON must be able to carry it
     return Outcome(structured, text or "", meta=meta, content=content)
 
 

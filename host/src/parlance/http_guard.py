@@ -105,6 +105,10 @@ class _Session:
     idles, so counting it would make every connected session busy and unevictable."""
 
 
+OPEN_ENDED_METHODS = frozenset({b"subscriptions/listen"})
+"""2026-07-28 requests answered with a stream that lasts until the client or the server ends it."""
+
+
 class HttpGuard:
     """ASGI middleware in front of the SDK's streamable HTTP app (see the module docstring)."""
 
@@ -230,7 +234,8 @@ class HttpGuard:
     async def _serve(self, scope: Scope, receive: Receive, send: Send, session_id: bytes | None,
                      headers: dict[bytes, bytes], body: bytes | None) -> None:
         session = self.sessions.get(session_id) if session_id is not None else None
-        counted = scope["method"] != "GET"
+        # A GET listener, or a 2026-07-28 subscription stream, lasts as long as the client stays: not a call.
+        counted = scope["method"] != "GET" and headers.get(b"mcp-method") not in OPEN_ENDED_METHODS
         if session is not None:
             session.calls += counted
             session.last_used = time.monotonic()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -31,10 +32,12 @@ class DrainingServer(uvicorn.Server):
     logs flushed (uvicorn would re-raise the signal). A second signal stops at once.
     """
 
-    def __init__(self, config: uvicorn.Config, guard: HttpGuard, grace_s: float) -> None:
+    def __init__(self, config: uvicorn.Config, guard: HttpGuard, grace_s: float,
+                 end_subscriptions: Callable[[], None] | None = None) -> None:
         super().__init__(config)
         self._guard = guard
         self._grace_s = grace_s
+        self._end_subscriptions = end_subscriptions
         self._loop: asyncio.AbstractEventLoop | None = None
         AppStatus.disable_automatic_graceful_drain()
 
@@ -53,6 +56,8 @@ class DrainingServer(uvicorn.Server):
         loop.call_soon_threadsafe(lambda: loop.create_task(self._drain()))
 
     async def _drain(self) -> None:
+        if self._end_subscriptions is not None:
+            self._end_subscriptions()  # each 2026-07-28 subscription stream gets its final result
         with anyio.move_on_after(self._grace_s):
             await self._guard.settled()
         # End the sessions as their clients would, so the SDK closes their GET listeners cleanly

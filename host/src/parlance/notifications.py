@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+
+import anyio
 from weakref import WeakKeyDictionary, WeakSet
 
 from mcp.server.connection import allowed_log_levels
@@ -24,6 +26,9 @@ from parlance.content import LogLevel
 __all__ = ["Notifier"]
 
 logger = logging.getLogger(__name__)
+
+SEND_LIMIT_S = 2.0
+"""How long one client may take to accept a change notification before it is forgotten."""
 
 DEFAULT_LOG_LEVEL: LogLevel = "info"
 """What a handshake-era session hears before it sends `logging/setLevel` (the spec leaves it to the server)."""
@@ -77,20 +82,26 @@ class Notifier:
     # --- announcements (`parlance.context.AnnouncementSink`) ---------------------------------------
 
     async def resource_updated(self, uri: str) -> None:
-        for connection, uris in list(self._subscriptions.items()):
-            if uri in uris:
-                await self._send(connection, "send_resource_updated", uri)
+        await self._send_all([c for c, uris in list(self._subscriptions.items()) if uri in uris],
+                             "send_resource_updated", uri)
         await self.bus.publish(ResourceUpdated(uri=uri))
 
     async def resources_changed(self) -> None:
-        for connection in list(self._listeners):
-            await self._send(connection, "send_resource_list_changed")
+        await self._send_all(list(self._listeners), "send_resource_list_changed")
         await self.bus.publish(ResourcesListChanged())
+
+    async def _send_all(self, connections: list[Any], method: str, *args: Any) -> None:
+        """Send to every connection at once, each given SEND_LIMIT_S: a client that has stopped
+        reading must not hold up the others, nor the tool that announced."""
+        async with anyio.create_task_group() as sending:
+            for connection in connections:
+                sending.start_soon(self._send, connection, method, *args)
 
     async def _send(self, connection: Any, method: str, *args: Any) -> None:
         try:
-            await getattr(connection, method)(*args)
-        except Exception:  # closed under us: forget it (no traceback: an ordinary disconnect)
+            with anyio.fail_after(SEND_LIMIT_S):
+                await getattr(connection, method)(*args)
+        except Exception:  # closed under us, or not reading: forget it (no traceback: an ordinary disconnect)
             logger.info("notify.connection_gone", extra={"notification": method})
             self._subscriptions.pop(connection, None)
             self._listeners.discard(connection)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from mcp import MCPError
@@ -68,6 +68,7 @@ from mcp.types import (
 )
 from mcp.types import SamplingMessage as McpSamplingMessage
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
 
 from parlance import __version__
 from parlance.content import Audio, Content, EmbeddedResource, Image, LogLevel, ResourceLink, Text
@@ -96,9 +97,10 @@ class _RequestBackend:
     """`ContextBackend` for one MCP request."""
 
     def __init__(self, ctx: RequestContext, notifier: Notifier, input_responses: dict[str, Any] | None = None,
-                 request_state: str | None = None) -> None:
+                 request_state: str | None = None, *, may_ask: bool = True) -> None:
         self._ctx = ctx
         self._notifier = notifier
+        self._may_ask = may_ask  # False where no answer could come back (completions): nothing is asked
         self.questions = Questions(ctx, input_responses, request_state)
 
     @property
@@ -115,17 +117,17 @@ class _RequestBackend:
     @property
     def can_sample(self) -> bool:
         caps = self._ctx.session.client_capabilities
-        return caps is not None and caps.sampling is not None
+        return self._may_ask and caps is not None and caps.sampling is not None
 
     @property
     def can_elicit(self) -> bool:
         caps = self._ctx.session.client_capabilities
-        return caps is not None and caps.elicitation is not None
+        return self._may_ask and caps is not None and caps.elicitation is not None
 
     @property
     def can_list_roots(self) -> bool:
         caps = self._ctx.session.client_capabilities
-        return caps is not None and caps.roots is not None
+        return self._may_ask and caps is not None and caps.roots is not None
 
     @property
     def session_persists(self) -> bool:
@@ -174,6 +176,7 @@ class _RequestBackend:
     async def elicit(self, message: str, schema: dict[str, Any], key: str | None) -> Elicited:
         if not self.can_elicit:
             raise ElicitationUnavailable()
+        _check_form(schema)
         request = ElicitRequest(params=ElicitRequestFormParams(message=message, requested_schema=schema))
         try:
             result = await self.questions.ask(self.questions.key_for("elicit", key), request, ElicitResult)
@@ -204,9 +207,18 @@ class _RequestBackend:
         return [Root(uri=str(root.uri), name=root.name) for root in result.roots]
 
 
+def _check_form(schema: dict[str, Any]) -> None:
+    """Refuse, before the user is asked, a form schema no answer could be checked against (a pack bug)."""
+    import jsonschema  # type: ignore[import-untyped]  # only when a pack elicits: the import is not free
+
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        raise TypeError("an elicitation form is a JSON Schema object ({'type': 'object', 'properties': ...})")
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
 def _schema_problem(content: dict[str, Any], schema: dict[str, Any]) -> str | None:
     """Where an accepted elicitation answer breaks the requested schema, without quoting the answer."""
-    import jsonschema  # type: ignore[import-untyped]  # only when a pack elicits: the import is not free
+    import jsonschema
 
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(content))
     if error is None:
@@ -220,7 +232,9 @@ class _Session:
 
 
 def _persists(ctx: RequestContext) -> bool:
-    # 2026-07-28 over HTTP: every request stands alone (see _session_of).
+    # 2026-07-28 over HTTP, and stateless HTTP in any era: every request stands alone (see _session_of).
+    if ctx.lifespan_context.get("stateless"):
+        return False
     return ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS or ctx.request is None
 
 
@@ -237,8 +251,10 @@ def _session_of(ctx: RequestContext) -> object:
     sessions: on stdio or in-process one client owns the server run, so the run's lifespan stands in;
     a request over HTTP gets state of its own, since unrelated clients share the server there.
     """
+    if not _persists(ctx):
+        return _Session()
     if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-        return ctx.lifespan_context["session"] if _persists(ctx) else _Session()
+        return ctx.lifespan_context["session"]
     return _connection_of(ctx) or ctx.lifespan_context["session"]
 
 
@@ -291,16 +307,21 @@ class _Server(Server[Any]):
     """The SDK's low-level server, declaring exactly the change notifications Parlance sends: the
     resource list and resource updates, never the tool or prompt lists (fixed while it runs).
 
+    `end_subscriptions()` ends every 2026-07-28 subscription stream gracefully (each gets its final
+    result); the transports call it when serving begins to end, so those streams hold no exit.
+
     (The SDK takes list-change capabilities only as an argument to `create_initialization_options`,
     which its HTTP transport calls without one; on 2026-07-28 it claims every list can change as
     soon as `subscriptions/listen` is served.)
     """
 
+    end_subscriptions: Callable[[], None] = staticmethod(lambda: None)
+
     def create_initialization_options(self, notification_options: NotificationOptions | None = None,
                                       experimental_capabilities: dict[str, dict[str, Any]] | None = None,
                                       extensions: dict[str, dict[str, Any]] | None = None) -> InitializationOptions:
-        has_resources = "resources/list" in self._request_handlers
-        options = notification_options or NotificationOptions(resources_changed=has_resources)
+        announces = "resources/subscribe" in self._request_handlers  # not served where nothing can be announced
+        options = notification_options or NotificationOptions(resources_changed=announces)
         return super().create_initialization_options(options, experimental_capabilities, extensions)
 
     def get_capabilities(self, notification_options: NotificationOptions | None = None,
@@ -315,8 +336,12 @@ class _Server(Server[Any]):
         return capabilities
 
 
-def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
-    """An MCP server for `host`. Entering its lifespan enters every pack's lifespan."""
+def build_server(host: Host, *, name: str = "parlance", stateless_http: bool = False) -> Server[Any]:
+    """An MCP server for `host`. Entering its lifespan enters every pack's lifespan.
+
+    `stateless_http`: it will be served over HTTP without sessions (`[host] stateless_http`), so no
+    state outlives a request and nothing can be sent outside one (no subscriptions or list changes).
+    """
     registry = host.registry
     notifier = Notifier()
     tools = [
@@ -357,8 +382,8 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
     async def complete(ctx: RequestContext, params: CompleteRequestParams) -> CompleteResult:
         ref = params.ref.name if isinstance(params.ref, PromptReference) else params.ref.uri
         given = (params.context.arguments if params.context is not None else None) or {}
-        backend = _RequestBackend(ctx, notifier)
-        with _protocol_errors(ref):
+        backend = _RequestBackend(ctx, notifier, may_ask=False)
+        with _protocol_errors(ref, ctx):
             values = await host.complete(ref, params.argument.name, params.argument.value, given, backend,
                                          _session_of(ctx))
         # The protocol allows at most 100 values per answer; `total` and `hasMore` say what was left out.
@@ -390,7 +415,7 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
         async def get_prompt(ctx: RequestContext,
                              params: GetPromptRequestParams) -> dict[str, Any] | InputRequiredResult:
             backend = _RequestBackend(ctx, notifier, params.input_responses, params.request_state)
-            with _protocol_errors(params.name):
+            with _protocol_errors(params.name, ctx):
                 rendered = await answer_or_ask(backend.questions, host.get_prompt(params.name, params.arguments,
                                                                                   backend, _session_of(ctx)))
                 if isinstance(rendered, InputRequiredResult):
@@ -425,7 +450,7 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
         async def read_resource(ctx: RequestContext,
                                 params: ReadResourceRequestParams) -> dict[str, Any] | InputRequiredResult:
             backend = _RequestBackend(ctx, notifier, params.input_responses, params.request_state)
-            with _protocol_errors(params.uri):
+            with _protocol_errors(params.uri, ctx):
                 read = await answer_or_ask(backend.questions,
                                            host.read_resource(params.uri, backend, _session_of(ctx)))
             if isinstance(read, InputRequiredResult):
@@ -452,17 +477,17 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
             "on_list_resources": list_resources,
             "on_list_resource_templates": list_templates,
             "on_read_resource": read_resource,
-            "on_subscribe_resource": subscribe,
-            "on_unsubscribe_resource": unsubscribe,
-            "on_subscriptions_listen": notifier.listen,
         }
+        if not stateless_http:  # without a session, nothing can reach a client outside its own request
+            handlers |= {"on_subscribe_resource": subscribe, "on_unsubscribe_resource": unsubscribe,
+                         "on_subscriptions_listen": notifier.listen}
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
         host.announce.attach(notifier)
         try:
             async with host.running():
-                yield {"session": _Session()}
+                yield {"session": _Session(), "stateless": stateless_http}
         finally:
             host.announce.attach(None)
             notifier.listen.close()
@@ -482,6 +507,8 @@ def build_server(host: Host, *, name: str = "parlance") -> Server[Any]:
     # is refused (-32602) before any handler reads it. The key lives as long as the process: a
     # question asked before a restart is asked again.
     server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(), default_audience=name))
+    server.middleware.insert(0, _NoExceptionText())  # outermost: it also covers the SDK's shaping of results
+    server.end_subscriptions = notifier.listen.close
     _drop_idle_tracing(server)
     return server
 
@@ -515,12 +542,17 @@ def _raise_if_capability_missing(outcome: Outcome) -> None:
 
 
 @contextlib.contextmanager
-def _protocol_errors(subject: str) -> Any:
-    """Prompts and resources have no error results: failures become JSON-RPC errors, without exception text."""
+def _protocol_errors(subject: str, ctx: RequestContext) -> Any:
+    """Prompts, resources and completions have no error results: failures become JSON-RPC errors,
+    without exception text."""
     try:
         yield
     except UnknownName as exc:
         raise MCPError(INVALID_PARAMS, str(exc), data={"uri": subject} if "://" in subject else None) from None
+    except (SamplingUnavailable, ElicitationUnavailable) as exc:
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            _raise_if_capability_missing(Outcome.of(exc))
+        raise MCPError(INVALID_PARAMS, str(exc)) from None
     except (Refused, ToolError) as exc:  # messages written for the client
         raise MCPError(INVALID_PARAMS, str(exc)) from None
     except MCPError:
@@ -528,6 +560,25 @@ def _protocol_errors(subject: str) -> Any:
     except Exception:
         logger.error("handler.crashed", extra={"subject": subject}, exc_info=True)
         raise MCPError(INTERNAL_ERROR, f"{subject} failed unexpectedly; the server log has the details") from None
+
+
+class _NoExceptionText:
+    """Server middleware: whatever escapes a handler or the SDK's shaping of its result becomes a
+    generic internal error, in every era.
+
+    Without it the SDK answers a handshake-era client with the exception's own text (`code 0`),
+    which may quote a user's data or a secret. Protocol errors (`MCPError`), invalid parameters
+    (pydantic's `ValidationError`, which the SDK answers -32602 without its text) and cancellation pass.
+    """
+
+    async def __call__(self, ctx: RequestContext, call_next: Any) -> Any:
+        try:
+            return await call_next(ctx)
+        except (MCPError, ValidationError):  # the SDK answers invalid params itself, without pydantic's text
+            raise
+        except Exception:
+            logger.error("request.crashed", extra={"method": ctx.method}, exc_info=True)
+            raise MCPError(INTERNAL_ERROR, "Internal error; the server log has the details") from None
 
 
 def _instructions(host: Host) -> str:

@@ -94,14 +94,16 @@ def _served_by_the_loop() -> tuple[bool, bool]:
 
 
 @contextlib.asynccontextmanager
-async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S) -> AsyncIterator[Streams]:
+async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S,
+                       on_end: Callable[[], None] | None = None) -> AsyncIterator[Streams]:
     """(read stream, write stream) for `Server.run`, over fds 0 and 1. Check `usable()` first.
 
     At the end of input (or a stop signal) the read stream stays open until every request read
     has been answered (up to `answer_limit_s`), so a client that writes its requests and closes
     stdin gets every answer. On the way out, replies already written reach the client however
     slowly it reads (as with the SDK's transport; MCP's shutdown has the client kill a server it
-    no longer wants). When the client closes stdout, serving stops.
+    no longer wants). When the client closes stdout, serving stops. `on_end` is called once, when
+    reading stops, before the wait for answers (the server ends its subscription streams there).
     """
     loop = asyncio.get_running_loop()
     pipe_in, pipe_out = _served_by_the_loop()
@@ -132,7 +134,7 @@ async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S) -> AsyncIterator[
         else:
             write_transport = _BlockingWriter(_private_copy(wires[1]), wire)
         in_flight = InFlight()
-        incoming = MessageReader(reader, in_flight, answer_limit_s)
+        incoming = MessageReader(reader, in_flight, answer_limit_s, on_end)
         async with anyio.create_task_group() as tasks:
             outgoing = MessageWriter(write_transport, wire, in_flight, tasks.cancel_scope.cancel)
             signals = _on_stop_signals(loop, incoming.stop_reading, tasks.cancel_scope)
@@ -267,8 +269,12 @@ def _hand_over(reader: asyncio.StreamReader, flow: _ThreadFlow, chunk: bytes) ->
         flow.resumed.set()
 
 
+OPEN_ENDED = frozenset({"subscriptions/listen"})
+"""Requests whose answer is a stream that lasts until serving ends (2026-07-28 subscriptions)."""
+
+
 class InFlight:
-    """The ids of requests read and not yet answered."""
+    """The ids of requests read and not yet answered (open-ended ones aside)."""
 
     def __init__(self) -> None:
         self._ids: set[int | str] = set()
@@ -277,6 +283,8 @@ class InFlight:
 
     def read(self, message: Any) -> None:
         if isinstance(message, JSONRPCRequest):
+            if message.method in OPEN_ENDED:
+                return  # answered only when serving ends: waiting for it would hold every exit
             if self._settled.is_set():
                 self._settled = anyio.Event()
             self._ids.add(message.id)
@@ -301,8 +309,8 @@ class InFlight:
 class MessageReader:
     """The server's read stream: each `receive()` reads the next line from `reader` and parses it.
 
-    No task and no stream in between: the server's own receive loop does the reading, so a message
-    costs no hop between tasks on its way in. A line that is not a message is returned as the
+    No task or stream of ours in between: the server's receive loop does the reading (the SDK still
+    relays each message once, through the task that tells the protocol eras apart). A line that is not a message is returned as the
     `Unreadable` that answers it, for the server's read stream to answer. Blank lines are skipped.
 
     At the end of input, or once `stop_reading()` is called (a stop signal), the stream ends only
@@ -311,8 +319,9 @@ class MessageReader:
     """
 
     def __init__(self, reader: asyncio.StreamReader, in_flight: InFlight | None = None,
-                 answer_limit_s: float = ANSWER_LIMIT_S) -> None:
+                 answer_limit_s: float = ANSWER_LIMIT_S, on_end: Callable[[], None] | None = None) -> None:
         self._reader = reader
+        self._on_end = on_end
         self._in_flight = in_flight
         self._answer_limit_s = answer_limit_s
         self._stopping = False
@@ -337,10 +346,13 @@ class MessageReader:
                 return item
             self._stopping = True  # end of input, or stopped while waiting for it
         if not self._ended:
-            self._ended = True
+            if self._on_end is not None:
+                on_end, self._on_end = self._on_end, None
+                on_end()
             if self._in_flight is not None:
                 with anyio.move_on_after(self._answer_limit_s):
                     await self._in_flight.settled()
+            self._ended = True  # only now: a receive cancelled during the wait waits again when retried
         raise anyio.EndOfStream
 
     async def _next(self) -> SessionMessage | Exception | None:
@@ -365,9 +377,12 @@ class MessageReader:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
         self.stop_reading()
         self._ended = True
+
+    async def aclose(self) -> None:
+        self.close()
 
     async def __aenter__(self) -> MessageReader:
         return self
@@ -407,12 +422,15 @@ class MessageWriter:
         self._in_flight = in_flight
         self._stop = stop
         self._closed = False
+        self._gone = False
 
     async def send(self, message: SessionMessage) -> None:
         if self._closed:
             raise anyio.ClosedResourceError
         if self._wire.lost is not None:
-            _client_gone(self._stop)
+            if not self._gone:  # said once: the calls still in flight each try to answer
+                self._gone = True
+                _client_gone(self._stop)
             return
         self._transport.write(_encode(message.message))
         self._in_flight.written(message.message)

@@ -31,7 +31,8 @@ async def serve_stdio(server: Server[Any], *, shutdown_grace_s: float = stdio_pi
     by the SDK's thread-based `stdio_server()` elsewhere (Windows, trio). At the end of input or a
     stop signal, requests already read have `shutdown_grace_s` to be answered.
     """
-    streams = stdio_pipes.wire_streams(shutdown_grace_s) if stdio_pipes.usable() else stdio_server()
+    on_end = getattr(server, "end_subscriptions", None)
+    streams = stdio_pipes.wire_streams(shutdown_grace_s, on_end) if stdio_pipes.usable() else stdio_server()
     async with streams as (read_stream, write_stream):
         # fd 1 now goes to stderr, but print() writes into sys.stdout's Python buffer, which would be
         # flushed at exit, after fd 1 is restored to the wire. Send it to stderr instead (inside the
@@ -194,4 +195,4 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
     config = uvicorn.Config(guarded, host=bind, port=port, log_config=None, log_level="warning", access_log=False,
                             lifespan="on", timeout_graceful_shutdown=2)
     logger.info("http.listening", extra={"url": f"http://{bind}:{port}{MCP_PATH}"})
-    await DrainingServer(config, guarded, shutdown_grace_s).serve()
+    await DrainingServer(config, guarded, shutdown_grace_s, getattr(server, "end_subscriptions", None)).serve()
