@@ -122,3 +122,25 @@ async def test_the_store_keeps_bounded_history_and_ignores_ids_it_did_not_make()
     await mine.store_event("6", note[0])
     await other.store_event("5", note[0])  # a third stream: the least recently written is forgotten
     assert await mine.replay_events_after(first, collect) is None
+
+
+@pytest.mark.anyio
+async def test_a_stream_not_written_for_a_while_is_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcp.types import JSONRPCNotification
+
+    from parlance import event_store
+
+    clock = [1000.0]
+    monkeypatch.setattr(event_store.time, "monotonic", lambda: clock[0])
+    events = event_store.MemoryEventStore(keep_s=60)
+    session = events.for_session()
+    primed = await session.store_event("1", None)
+    await session.store_event("1", JSONRPCNotification(jsonrpc="2.0", method="notifications/a"))
+    clock[0] += 61
+    await session.store_event("2", None)  # any write forgets what went stale
+    seen: list[Any] = []
+
+    async def collect(event: Any) -> None:
+        seen.append(event)
+
+    assert await session.replay_events_after(primed, collect) is None and seen == []

@@ -11,14 +11,17 @@ would replay one session's results to another that resumes with the same stream 
 `MemoryEventStore` keeps the memory for all sessions, and `for_session()` gives each session a view
 that stores and replays only its own streams.
 
-Memory is bounded twice over: each stream keeps its last `per_stream` events, and all sessions
-together their `streams` most recently written streams (the oldest is forgotten first). A client
-that comes back after its stream was forgotten gets nothing replayed, as if there were no store.
+Memory is bounded three ways: each stream keeps its last `per_stream` events; all sessions together
+keep their `streams` most recently written streams (the oldest is forgotten first); and a stream
+not written for `keep_s` is forgotten (a client reconnects within its `retry` delay, a second or
+so). A client that comes back after its stream was forgotten gets nothing replayed, as if there
+were no store.
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 from collections import OrderedDict, deque
 
 from mcp.server.streamable_http import EventCallback, EventId, EventMessage, EventStore, StreamId
@@ -32,9 +35,10 @@ _Key = tuple[int, StreamId]  # (session, stream)
 class MemoryEventStore:
     """The events of every session's recent streams, for one server process."""
 
-    def __init__(self, *, streams: int = 1000, per_stream: int = 100) -> None:
+    def __init__(self, *, streams: int = 1000, per_stream: int = 100, keep_s: float = 120.0) -> None:
         self._streams: OrderedDict[_Key, deque[tuple[int, JSONRPCMessage | None]]] = OrderedDict()
-        self._max_streams, self._per_stream = streams, per_stream
+        self._written: dict[_Key, float] = {}
+        self._max_streams, self._per_stream, self._keep_s = streams, per_stream, keep_s
         self._sessions = itertools.count(1)
         self._ids = itertools.count(1)
 
@@ -43,15 +47,20 @@ class MemoryEventStore:
         return _SessionEvents(self, next(self._sessions))
 
     def store(self, key: _Key, message: JSONRPCMessage | None) -> int:
-        number = next(self._ids)
+        number, now = next(self._ids), time.monotonic()
         events = self._streams.get(key)
         if events is None:
             events = self._streams[key] = deque(maxlen=self._per_stream)
-            while len(self._streams) > self._max_streams:
-                self._streams.popitem(last=False)
         else:
             self._streams.move_to_end(key)
+        self._written[key] = now
         events.append((number, message))
+        # The front is the least recently written: forget it while there are too many, or it is stale.
+        while self._streams:
+            oldest = next(iter(self._streams))
+            if len(self._streams) <= self._max_streams and now - self._written[oldest] <= self._keep_s:
+                break
+            del self._streams[oldest], self._written[oldest]
         return number
 
     def after(self, key: _Key, number: int) -> list[tuple[int, JSONRPCMessage]] | None:
