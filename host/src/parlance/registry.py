@@ -169,9 +169,7 @@ class Staging:
                 on_invalid_arguments=on_invalid_arguments,
                 takes_context=takes_context,
                 content_only=content_only,
-                # Checked only where the schema says more than the model (which checks first).
-                schema_check=_schema_check(input_schema, name)
-                if input_schema and input_schema != input_schema_for(input_model) else None,
+                schema_check=_LazySchemaCheck(input_schema, input_model, exposed) if input_schema else None,
             )
         )
 
@@ -321,6 +319,24 @@ def _check_resource_handler(handler: Callable[..., Any], uri: str, params: tuple
                         f"(async def handler(ctx, {', '.join(params)}))")
 
 
+class _LazySchemaCheck:
+    """The check of a pack's explicit input schema, built on the tool's first call rather than at
+    startup (generating the model's own schema to compare, and importing jsonschema, cost startup
+    time every server pays). Checked only where the schema says more than the model, which checks first."""
+
+    def __init__(self, schema: dict[str, Any], model: type[BaseModel], name: str) -> None:
+        self._schema, self._model, self._name = schema, model, name
+        self._check: Callable[[dict[str, Any]], list[ArgumentProblem]] | None = None
+        self._decided = False
+
+    def __call__(self, arguments: dict[str, Any]) -> list[ArgumentProblem]:
+        if not self._decided:
+            if self._schema != input_schema_for(self._model):
+                self._check = _schema_check(self._schema, self._name)
+            self._decided = True
+        return self._check(arguments) if self._check is not None else []
+
+
 def _schema_check(schema: dict[str, Any], name: str) -> Callable[[dict[str, Any]], list[ArgumentProblem]]:
     """A check of arguments against a pack's own JSON Schema (2020-12 unless it says otherwise).
 
@@ -332,8 +348,8 @@ def _schema_check(schema: dict[str, Any], name: str) -> Callable[[dict[str, Any]
     validator_class = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     try:
         validator_class.check_schema(schema)
-    except jsonschema.SchemaError as exc:
-        raise PackError(f"tool {name!r}: input_schema is not a valid JSON Schema: {exc.message}") from None
+    except jsonschema.SchemaError as exc:  # a pack bug: the tool's calls answer INTERNAL, the reason is logged
+        raise TypeError(f"tool {name!r}: input_schema is not a valid JSON Schema: {exc.message}") from None
     validator = validator_class(schema)
 
     def check(arguments: dict[str, Any]) -> list[ArgumentProblem]:
