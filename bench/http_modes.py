@@ -59,6 +59,7 @@ import anyio
 import httpx
 
 from i18n_stdio import percentile, write_config
+from reporting import publish
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "http_modes.json"
@@ -68,7 +69,6 @@ STARTUP_LIMIT_S = 60.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 TRANSLATE_ARGS = {"key": "greeting", "locale": "es-MX", "variables": {"name": "Ada"}}
 EXPECTED = {"translation": "¡Hola, Ada!", "locale": "es", "fallback": False}
-README_CLAIM = 1.4  # "Together they gave up to 1.4x the calls per second on the 2025 era"
 
 
 class BenchmarkFailed(RuntimeError):
@@ -367,8 +367,6 @@ def summarise(records: dict[str, Record], seconds: float, rounds: int, workers: 
         "rounds": rounds,
         "workers": workers,
         "modes": modes,
-        "readme_claim": {"text": f"stateless_http + json_response: up to {README_CLAIM}x the calls per second",
-                         "measured_calls_per_s_vs_default": modes["stateless_json"]["calls_per_s_vs_default"]},
     }
 
 
@@ -383,8 +381,6 @@ def print_table(result: dict[str, Any]) -> None:
               f"{mode['server_cpu_us_per_call']:14.0f} {mode['client_cpu_us_per_call']:14.0f}"
               f"               {mode['calls_per_s_vs_default']:6.2f}x {mode['p50_vs_default']:5.2f}x "
               f"{mode['server_cpu_vs_default']:9.2f}x")
-    claim = result["readme_claim"]
-    print(f"\n  README: {claim['text']}; measured here: {claim['measured_calls_per_s_vs_default']:.2f}x")
 
 
 def main() -> int:
@@ -404,13 +400,7 @@ def main() -> int:
             print(f"benchmark failed: {exc}", file=sys.stderr)
             return 2
     result = summarise(records, args.seconds, args.rounds, args.workers)
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        print_table(result)
-        print(f"  (written to {RESULTS.relative_to(HERE.parent)})")
+    publish(result, RESULTS, as_json=args.json, print_table=print_table)
     return 0
 
 

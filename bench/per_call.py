@@ -54,6 +54,7 @@ from mcp.client.stdio import get_default_environment
 
 from i18n_stdio import percentile, write_config
 from parlance.testing import stdio_server_params
+from reporting import publish
 from translation_vs_peer import EMAIL, PEER, ensure_peer, peer_params
 
 HERE = Path(__file__).resolve().parent
@@ -416,13 +417,7 @@ def main() -> int:
     except BenchmarkFailed as failure:
         print(f"per_call.py: FAILED: {failure}", file=sys.stderr)
         return 2
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        print_table(result)
-        print(f"  (written to {RESULTS.relative_to(HERE.parent)})")
+    publish(result, RESULTS, as_json=args.json, print_table=print_table)
     return 0 if all(r.get("met", True) for r in result["ratios"]) else 1
 
 
