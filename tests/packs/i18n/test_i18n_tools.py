@@ -136,6 +136,19 @@ async def test_check_tool(i18n_client: Any) -> None:
     assert pl["plural_gaps"] == [{"key": "files", "argument": "n", "ordinal": False, "missing": ["few", "many"]}]
 
 
+async def test_check_reports_progress_locale_by_locale(i18n_client: Any) -> None:
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+
+    async with i18n_client() as client:
+        for locale in ("en", "de", "fr"):
+            await call(client, "i18n_add_messages", {"locale": locale, "messages": {"hi": "Hi"}})
+        await call(client, "i18n_check", {}, progress_callback=on_progress)
+    assert seen == [(1, 3, "checked de (1 of 3)"), (2, 3, "checked en (2 of 3)"), (3, 3, "checked fr (3 of 3)")]
+
+
 async def test_large_bundles_report_progress(i18n_client: Any) -> None:
     seen: list[tuple[float, float | None, str | None]] = []
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from parlance_i18n.bundles import Bundle
@@ -31,17 +31,21 @@ __all__ = ["ArgumentMismatch", "LocaleReport", "LocaleSummary", "PluralGap", "ca
            "summarize_locales"]
 
 
-def check_locales(translator: Translator, codes: list[str] | None = None,
-                  limit: int = 100) -> tuple[str | None, list[LocaleReport]]:
-    """(reference bundle code or None, a report per locale); lists are cut to `limit` entries each."""
+def check_locales(translator: Translator, codes: list[str] | None = None, limit: int = 100,
+                  checked: Callable[[int, int, str], None] | None = None) -> tuple[str | None, list[LocaleReport]]:
+    """(reference bundle code or None, a report per locale); lists are cut to `limit` entries each.
+    `checked(done, total, code)` is told after each locale (progress for a long check)."""
     with _no_collection_passes():
         reference = translator.find_bundle(translator.catalog.source_locale)
         expected = {key: facts[0] for key, facts in _usable(reference.messages)} if reference is not None else {}
         bundles = translator.bundles
         reports = []
-        for code in codes if codes is not None else sorted(bundles):
+        chosen = codes if codes is not None else sorted(bundles)
+        for code in chosen:
             bundle = bundles.get(code)
             reports.append(_report(translator, code, bundle, reference, expected, limit))
+            if checked is not None:
+                checked(len(reports), len(chosen), code)
     return (reference.code if reference else None), reports
 
 

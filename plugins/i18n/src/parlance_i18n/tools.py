@@ -107,8 +107,12 @@ async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
         codes = [parse_locale(args.locale).code] if args.locale is not None else None
         if not translator.bundles:
             raise NoBundlesLoaded("no message bundles are loaded, so there is nothing to check")
-    # Reading every message's arguments compiles those kept as text: off the event loop too.
-    reference, reports = await anyio.to_thread.run_sync(check_locales, translator, codes, args.limit)
+    # Reading every message's arguments compiles those kept as text: off the event loop too, telling
+    # the client after each locale (a project's check takes seconds).
+    def checked(done: int, total: int, code: str) -> None:
+        anyio.from_thread.run(ctx.report_progress, done, total, f"checked {code} ({done} of {total})")
+
+    reference, reports = await anyio.to_thread.run_sync(check_locales, translator, codes, args.limit, checked)
     return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference, locales=reports,
                        catalog_problems=catalog_problems(translator))
 
