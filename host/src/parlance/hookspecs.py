@@ -9,7 +9,7 @@ hook does not pass, fails its pack with the reason (and a did-you-mean) in `parl
 `@hookimpl(optionalhook=True)` to implement a hook that only some hosts have.
 
 Packs state the host API they were written against with a module attribute
-`PARLANCE_HOST_API = "1.0"`; a different major, or a newer minor than the host provides, makes the
+`PARLANCE_HOST_API = "1.1"`; a different major, or a newer minor than the host provides, makes the
 pack "incompatible": it is skipped and reported, never imported into a crash. A pack whose prompt
 templates or word lists language packs may override states their major version with
 `PARLANCE_LANGUAGE_PACK_VERSION = "1"` (language packs declare `[compat] <pack> = "1"`).
@@ -30,7 +30,8 @@ from parlance.types import RegisterCommand, RegisterDemo, RegisterPrompt, Regist
 PROJECT = "parlance"
 
 HOST_API = "1.1"
-"""The pack API version this host provides. Packs declare `PARLANCE_HOST_API = "1.0"`."""
+"""The pack API version this host provides. Packs declare `PARLANCE_HOST_API = "1.1"` (1.1 added mixed
+content, `ctx.log`, `ctx.elicit`, `ctx.list_roots`, completions and announcements to 1.0)."""
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
