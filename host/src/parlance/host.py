@@ -8,7 +8,6 @@ the per-call log line. Nothing here imports `mcp`.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import json
 import logging
 import time
@@ -247,10 +246,7 @@ class Host:
         if completer is None or await self._wait_for(owner.pack) is not None:
             return []
         try:
-            if len(inspect.signature(completer).parameters) == 3:  # (value, arguments, ctx)
-                found = await completer(value, dict(context), self._context(owner.pack, ref, backend, session))
-            else:
-                found = await completer(value, dict(context))
+            found = await completer(value, dict(context), self._context(owner.pack, ref, backend, session))
             return [str(v) for v in found]
         except Exception:
             logger.error("completion.crashed", extra={"pack": owner.pack, "ref": ref}, exc_info=True)

@@ -29,6 +29,9 @@ __all__ = ["PromptDefinition", "Registry", "ResourceDefinition", "Staging", "Too
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}$")  # MCP tool-name guidance: 1-128 safe chars
 _URI_PARAM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
+Completer = Callable[[str, dict[str, str], Any], Awaitable[list[str]]]
+"""A pack's completion callback as the host calls it: (value, arguments, ctx)."""
+
 
 @dataclass(frozen=True)
 class ToolDefinition:
@@ -63,7 +66,7 @@ class PromptDefinition:
     description: str | None
     arguments: tuple[tuple[str, str | None, bool], ...]
     """(name, description, required) per argument, from the args model's fields."""
-    complete: dict[str, Complete] = field(default_factory=dict)
+    complete: dict[str, Completer] = field(default_factory=dict)
     """Completion callbacks by argument name."""
     takes_context: bool = True
 
@@ -80,7 +83,7 @@ class ResourceDefinition:
     params: tuple[str, ...]
     pattern: re.Pattern[str] | None
     """For templates (`{x}` in the uri): matches a concrete uri and captures the parameters."""
-    complete: dict[str, Complete] = field(default_factory=dict)
+    complete: dict[str, Completer] = field(default_factory=dict)
     """Completion callbacks by template parameter."""
 
     @property
@@ -382,18 +385,29 @@ def _schema_problem(error: Any) -> ArgumentProblem:
 
 
 def _completers(subject: str, complete: dict[str, Complete] | None, names: list[str],
-                kind: str) -> dict[str, Complete]:
-    """The completion callbacks, checked: each names one of the subject's arguments and is `async def`."""
+                kind: str) -> dict[str, Completer]:
+    """The completion callbacks, checked (each names one of the subject's arguments, is `async def`
+    and takes (value, arguments) or (value, arguments, ctx)) and all called as the latter."""
+    completers: dict[str, Completer] = {}
     for key, callback in (complete or {}).items():
         if key not in names:
             raise PackError(f"{subject}: complete= names {kind} {key!r}, which it does not have "
                             f"(it has: {', '.join(names) or 'none'})")
         if not inspect.iscoroutinefunction(callback):
             raise PackError(f"{subject}: the completion for {key!r} must be an `async def` function")
-        if len(inspect.signature(callback).parameters) not in (2, 3):
+        arity = len(inspect.signature(callback).parameters)
+        if arity not in (2, 3):
             raise PackError(f"{subject}: the completion for {key!r} takes (value, arguments) or (value, arguments, "
                             "ctx)")
-    return dict(complete or {})
+        completers[key] = callback if arity == 3 else _without_context(callback)
+    return completers
+
+
+def _without_context(callback: Complete) -> Completer:
+    async def complete(value: str, arguments: dict[str, str], ctx: Any) -> list[str]:
+        return await callback(value, arguments)
+
+    return complete
 
 
 def _returns_content_only(handler: Callable[..., Any]) -> bool:

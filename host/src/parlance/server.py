@@ -81,7 +81,7 @@ from parlance.errors import (
     ToolError,
     UnknownName,
 )
-from parlance.host import Host, Outcome
+from parlance.host import Host
 from parlance.notifications import Notifier
 from parlance.questions import Questions, answer_or_ask
 from parlance.types import ClientInfo, Elicited, PromptMessage, Root, Sampled, SamplingMessage
@@ -368,8 +368,9 @@ def build_server(host: Host, *, name: str = "parlance", stateless_http: bool = F
             raise MCPError(INVALID_PARAMS, str(exc), data={"code": "UNKNOWN_TOOL", "tool": params.name}) from None
         if isinstance(outcome, InputRequiredResult):
             return outcome
-        if outcome.is_error and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            _raise_if_capability_missing(outcome)
+        if outcome.is_error and outcome.structured and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            if (missing := _capability_error(outcome.structured.get("code"), outcome.text)) is not None:
+                raise missing
         content = ([_wire_content(block) for block in outcome.content] if outcome.content is not None
                    else [{"type": "text", "text": outcome.text}])
         result: dict[str, Any] = {"content": content, "isError": outcome.is_error}
@@ -531,14 +532,13 @@ def _drop_idle_tracing(server: Server[Any]) -> None:
 _CAPABILITY_OF_CODE = {SamplingUnavailable().code: "sampling", ElicitationUnavailable().code: "elicitation"}
 
 
-def _raise_if_capability_missing(outcome: Outcome) -> None:
-    """2026-07-28: a call that needed a client capability the request did not declare is the protocol
-    error -32021 (HTTP 400), naming the capability, rather than a tool result."""
-    code = outcome.structured.get("code") if outcome.structured else None
+def _capability_error(code: object, message: str) -> MCPError | None:
+    """2026-07-28: a request that needed a client capability it did not declare is the protocol
+    error -32021 (HTTP 400), naming the capability, rather than a tool result or another error."""
     capability = _CAPABILITY_OF_CODE.get(code) if isinstance(code, str) else None
-    if capability is not None:
-        raise MCPError(MISSING_REQUIRED_CLIENT_CAPABILITY, outcome.text,
-                       data={"requiredCapabilities": {capability: {}}})
+    if capability is None:
+        return None
+    return MCPError(MISSING_REQUIRED_CLIENT_CAPABILITY, message, data={"requiredCapabilities": {capability: {}}})
 
 
 @contextlib.contextmanager
@@ -550,9 +550,8 @@ def _protocol_errors(subject: str, ctx: RequestContext) -> Any:
     except UnknownName as exc:
         raise MCPError(INVALID_PARAMS, str(exc), data={"uri": subject} if "://" in subject else None) from None
     except (SamplingUnavailable, ElicitationUnavailable) as exc:
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            _raise_if_capability_missing(Outcome.of(exc))
-        raise MCPError(INVALID_PARAMS, str(exc)) from None
+        missing = _capability_error(exc.code, str(exc)) if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS else None
+        raise (missing or MCPError(INVALID_PARAMS, str(exc))) from None
     except (Refused, ToolError) as exc:  # messages written for the client
         raise MCPError(INVALID_PARAMS, str(exc)) from None
     except MCPError:
