@@ -105,7 +105,7 @@ def main() -> None:
     from parlance_i18n.loop.prompting import render_prompt
     from parlance_i18n.loop.status import catalog_status
     from parlance_i18n.loop.workitems import work_items
-    from parlance_i18n.project import Project
+    from parlance_i18n.model.project import Project
     from parlance_i18n.settings import CatalogSource
 
     source = messages(args.keys)

@@ -54,13 +54,13 @@ if what == "json":
     print(json.dumps({"seconds": time.perf_counter() - started}))
     sys.exit()
 
-from parlance_i18n.catalog import Catalog
-from parlance_i18n.checks import check_locales
+from parlance_i18n.model.catalog import Catalog
+from parlance_i18n.model.checks import check_locales
 from parlance_i18n.settings import I18nSettings
-from parlance_i18n.translator import Translator
+from parlance_i18n.model.translator import Translator
 from parlance_i18n import formats
 formats.get(fmt)  # imports are not what is measured
-import parlance_i18n.messageformat, parlance_i18n.plurals
+import parlance_i18n.icu.messageformat, parlance_i18n.icu.plurals
 def project(folder):
     settings = I18nSettings(default_locale="en", catalogs=[{"path": str(folder / "{locale}" / "translation.json"),
                                                               "format": fmt}])

@@ -116,7 +116,7 @@ def main() -> None:
 def measure(args: argparse.Namespace, replace: bool) -> None:
     from parlance_i18n.locales import parse_locale
     from parlance_i18n.loop.writes import apply, plan_set_messages
-    from parlance_i18n.project import Project, ProjectLocale
+    from parlance_i18n.model.project import Project, ProjectLocale
     from parlance_i18n.settings import CatalogSource
 
     with tempfile.TemporaryDirectory() as folder:

@@ -31,9 +31,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from parlance_i18n.catalog import Catalog
+from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.translator import Translator
+from parlance_i18n.model.translator import Translator
 
 SIMPLE_EN = "Hello, {name}! Welcome back."
 SIMPLE_ES = "¡Hola, {name}! Bienvenido de nuevo."

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from babel.messages.pofile import read_po
 
-from parlance_i18n.formats.gettext_po import PoFormat
+from parlance_i18n.formats.po.format import PoFormat
 from parlance_i18n.locales import parse_locale
 
 WORDS = ("file", "folder", "cart", "photo", "upload", "message", "account", "settings", "network",

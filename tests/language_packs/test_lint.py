@@ -32,9 +32,9 @@ import pytest
 from parlance.config import config_from_dict
 from parlance.language_packs import LanguagePack, LanguagePackSet, discover_language_packs, lookup_chain, normalize_tag
 from parlance_i18n import InvalidMessages
-from parlance_i18n.bundles import Bundle, compile_bundle
-from parlance_i18n.loaders import BundleFileError, read_bundle_file
-from parlance_i18n.plurals import CATEGORIES, plural_rules
+from parlance_i18n.model.bundles import Bundle, compile_bundle
+from parlance_i18n.model.loaders import BundleFileError, read_bundle_file
+from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 from parlance_translation.heuristics.matching import expand, normalise, phrase_pattern
 from parlance_translation.pack import PARLANCE_LANGUAGE_PACK_VERSION
 

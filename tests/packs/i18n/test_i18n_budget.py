@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from parlance_i18n import SessionBudgetExceeded
-from parlance_i18n.bundles import compile_bundle
-from parlance_i18n.catalog import Catalog
+from parlance_i18n.model.bundles import compile_bundle
+from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.settings import I18nSettings
-from parlance_i18n.translator import Translator
+from parlance_i18n.model.translator import Translator
 
 pytestmark = pytest.mark.anyio
 

@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from parlance_i18n.bundles import Limits, compile_bundle
-from parlance_i18n.catalog import Catalog
+from parlance_i18n.model.bundles import Limits, compile_bundle
+from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.errors import InvalidMessages, NoBundlesLoaded
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.translator import Translator
+from parlance_i18n.model.translator import Translator
 
 EN = parse_locale("en")
 
@@ -82,7 +82,7 @@ def test_ten_thousand_keys_add_in_well_under_a_second() -> None:
 
 
 def test_a_bundle_knows_its_size_in_utf8_before_anything_compiles() -> None:
-    from parlance_i18n.bundles import BundleBuilder
+    from parlance_i18n.model.bundles import BundleBuilder
 
     messages = {"a": {"b": "é{x}"}, "ja": "語", "bad": "{"}  # a.b 3 + 5 bytes, ja 2 + 3, bad 3 + 1: 17
     builder = BundleBuilder(EN, messages)

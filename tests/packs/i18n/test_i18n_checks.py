@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from parlance_i18n.catalog import Catalog
-from parlance_i18n.checks import check_locales, summarize_locales
+from parlance_i18n.model.catalog import Catalog
+from parlance_i18n.model.checks import check_locales, summarize_locales
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.translator import Translator
+from parlance_i18n.model.translator import Translator
 
 
 def session() -> Translator:

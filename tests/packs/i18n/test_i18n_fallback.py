@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from parlance_i18n.catalog import Catalog
+from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.translator import Translator
+from parlance_i18n.model.translator import Translator
 
 
 def translator(bundles: list[str], default: str = "en", fallbacks: dict[str, list[str]] | None = None) -> Translator:

@@ -21,12 +21,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from parlance_i18n import messageformat
-from parlance_i18n.icu_quick import quick_check, quick_parse
-from parlance_i18n.icu_syntax import MessageSyntaxError, Parts, parse, parse_fully, validate
+from parlance_i18n.icu import messageformat
+from parlance_i18n.icu.quick import quick_check, quick_parse
+from parlance_i18n.icu.syntax import MessageSyntaxError, Parts, parse, parse_fully, validate
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.messageformat import compile_message, message_facts
-from parlance_i18n.plurals import plural_rules
+from parlance_i18n.icu.messageformat import compile_message, message_facts
+from parlance_i18n.icu.plurals import plural_rules
 
 NAMES = ["n", "count", "name", "a.b", "x-y", "é", "_1", "0"]
 SPACE = st.sampled_from(["", "", "", " ", " ", "  ", "\n", "\t "])

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from parlance_i18n.catalog import Catalog
+from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.settings import I18nSettings
-from parlance_i18n.translator import Translator
+from parlance_i18n.model.translator import Translator
 
 RU_PO = r'''# Russian translation
 msgid ""

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from parlance_i18n.icu_syntax import MessageSyntaxError
+from parlance_i18n.icu.syntax import MessageSyntaxError
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.messageformat import compile_message
-from parlance_i18n.plurals import plural_rules
+from parlance_i18n.icu.messageformat import compile_message
+from parlance_i18n.icu.plurals import plural_rules
 
 LIMIT = 10_000
 
@@ -221,7 +221,7 @@ def test_a_compiled_message_costs_at_most_twice_its_text(shape: str) -> None:
 
 
 def test_messages_compiled_on_demand_render_the_same_once_pushed_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    from parlance_i18n import messageformat
+    from parlance_i18n.icu import messageformat
 
     cache = messageformat._Cache(limit=20_000)
     monkeypatch.setattr(messageformat, "_cache", cache)

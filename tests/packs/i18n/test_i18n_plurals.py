@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.messageformat import compile_message
-from parlance_i18n.plurals import plural_rules
+from parlance_i18n.icu.messageformat import compile_message
+from parlance_i18n.icu.plurals import plural_rules
 
 CARDINAL = "{n, plural, zero {zero} one {one} two {two} few {few} many {many} other {other}}"
 ORDINAL = "{n, selectordinal, zero {zero} one {one} two {two} few {few} many {many} other {other}}"

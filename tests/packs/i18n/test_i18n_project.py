@@ -18,12 +18,12 @@ from mcp import Client
 from mcp.client.stdio import stdio_client
 
 from parlance.testing import stdio_server_params
-from parlance_i18n.catalog import Catalog
-from parlance_i18n.checks import catalog_problems, check_locales
+from parlance_i18n.model.catalog import Catalog
+from parlance_i18n.model.checks import catalog_problems, check_locales
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.project import Project
+from parlance_i18n.model.project import Project
 from parlance_i18n.settings import CatalogSource, I18nSettings
-from parlance_i18n.translator import Translator
+from parlance_i18n.model.translator import Translator
 
 SHOP = Path(__file__).resolve().parent / "projects" / "shop"
 WEB = {"path": str(SHOP / "web/locales/{locale}/translation.json"), "format": "i18next", "name": "web"}
@@ -165,7 +165,7 @@ def test_a_catalog_is_read_in_one_format_even_where_a_file_shows_no_trait_of_it(
 
 def test_check_and_the_bundle_resource_skip_a_message_found_invalid_only_when_compiled() -> None:
     """gettext reports a bad python-format translation when it is compiled: listed, but not served."""
-    from parlance_i18n.tools import _bundle_view
+    from parlance_i18n.tools.engine import _bundle_view
 
     backend = {"path": str(Path(__file__).parent / "loop/status_projects/shop/backend/{locale}/LC_MESSAGES/django.po"),
                "name": "backend"}

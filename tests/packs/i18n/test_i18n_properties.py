@@ -9,10 +9,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parlance_i18n.icu_syntax import MessageSyntaxError
+from parlance_i18n.icu.syntax import MessageSyntaxError
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.messageformat import Message, compile_message
-from parlance_i18n.plurals import plural_rules
+from parlance_i18n.icu.messageformat import Message, compile_message
+from parlance_i18n.icu.plurals import plural_rules
 
 LOCALES = ["en", "ru", "ar", "pl", "ja", "cy", "de", "fr", "pt-PT", "xx"]
 NAMES = ["n", "x", "name", "count", "x.__class__", "__globals__", "0", "a.b"]

@@ -15,7 +15,7 @@ import pytest
 from parlance_i18n import formats
 from parlance_i18n.formats import Document
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.writeback import ConcurrentChange, edit_file, unified_diff
+from parlance_i18n.store import ConcurrentChange, edit_file, unified_diff
 
 DE = parse_locale("de")
 ORIGINAL = '{\n  "cart.empty": "Dein Warenkorb ist leer",\n  "cart.total": "Summe: {total}"\n}\n'
@@ -135,7 +135,7 @@ def test_processes_writing_different_keys_lose_nothing(catalog: Path) -> None:
         "from pathlib import Path\n"
         "from parlance_i18n import formats\n"
         "from parlance_i18n.locales import parse_locale\n"
-        "from parlance_i18n.writeback import edit_file\n"
+        "from parlance_i18n.store import edit_file\n"
         "n = sys.argv[2]\n"
         "def setter(key, value):\n"
         "    def change(document):\n"

@@ -15,19 +15,19 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from parlance_i18n.catalog import Catalog, LoadReport
+    from parlance_i18n.model.catalog import Catalog, LoadReport
     from parlance_i18n.errors import I18nError, InvalidLocale, InvalidMessages, NoBundlesLoaded, SessionBudgetExceeded
     from parlance_i18n.locales import LocaleTag, parse_locale
     from parlance_i18n.settings import I18nSettings
-    from parlance_i18n.translator import Translation, Translator
+    from parlance_i18n.model.translator import Translation, Translator
 
 # Resolved on first access (PEP 562): importing the pack's entry point to register its tools must not
 # load the catalog engine and CLDR data, which `parlance serve` would otherwise pay before answering.
 _HOME = {
-    "Catalog": "catalog", "LoadReport": "catalog", "I18nError": "errors", "InvalidLocale": "errors",
+    "Catalog": "model.catalog", "LoadReport": "model.catalog", "I18nError": "errors", "InvalidLocale": "errors",
     "InvalidMessages": "errors", "NoBundlesLoaded": "errors", "SessionBudgetExceeded": "errors",
     "LocaleTag": "locales", "parse_locale": "locales",
-    "I18nSettings": "settings", "Translation": "translator", "Translator": "translator",
+    "I18nSettings": "settings", "Translation": "model.translator", "Translator": "model.translator",
 }
 
 

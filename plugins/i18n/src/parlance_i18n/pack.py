@@ -1,6 +1,6 @@
 """The i18n pack's hook implementations: settings, tools, resources, and the startup catalog.
 
-Nothing but wiring: the registered handlers are in `handlers.py`, which loads the engine (`tools.py`
+Nothing but wiring: the registered handlers are in `tools/handlers.py`, which loads the engine (`tools/engine.py`
 and the domain modules) on the first call.
 """
 
@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from parlance import LanguagePacks, RegisterDemo, RegisterResource, RegisterTool, hookimpl
 
-from parlance_i18n import demo, handlers
+from parlance_i18n import demo
+from parlance_i18n.tools import handlers
 from parlance_i18n.settings import I18nSettings
 
 if TYPE_CHECKING:
-    from parlance_i18n.catalog import Catalog
+    from parlance_i18n.model.catalog import Catalog
 
 PARLANCE_HOST_API = "1.0"
 
@@ -79,7 +80,7 @@ async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> A
     # other packs' calls go on meanwhile.
     import anyio
 
-    from parlance_i18n.catalog import Catalog
+    from parlance_i18n.model.catalog import Catalog
 
     yield await anyio.to_thread.run_sync(Catalog.from_settings, settings, language_pack_files)
 

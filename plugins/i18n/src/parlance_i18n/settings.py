@@ -48,7 +48,7 @@ from parlance_i18n.formats import FORMAT_NAMES
 from parlance_i18n.locales import LocaleTag, parse_locale
 
 if TYPE_CHECKING:
-    from parlance_i18n.bundles import Limits
+    from parlance_i18n.model.bundles import Limits
 
 __all__ = ["CatalogSource", "I18nSettings"]
 
@@ -184,7 +184,7 @@ class I18nSettings(BaseModel):
 
     @property
     def limits(self) -> Limits:
-        from parlance_i18n.bundles import Limits  # the ICU engine loads on first use, not at registration
+        from parlance_i18n.model.bundles import Limits  # the ICU engine loads on first use, not at registration
 
         return Limits(self.max_message_chars, self.max_messages, self.max_output_chars,
                       self.session_max_messages, self.session_max_bytes, self.session_max_locales)

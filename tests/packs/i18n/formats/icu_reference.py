@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parlance_i18n.icu_syntax import (
+from parlance_i18n.icu.syntax import (
     Argument,
     DateArgument,
     NumberArgument,

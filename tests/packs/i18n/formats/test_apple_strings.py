@@ -10,7 +10,7 @@ import pytest
 
 from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, Problem
-from parlance_i18n.formats.apple_strings import AppleStringsFormat
+from parlance_i18n.formats.apple.strings import AppleStringsFormat
 from parlance_i18n.locales import parse_locale
 
 CATALOGS = Path(__file__).resolve().parent.parent / "catalogs" / "apple-strings"

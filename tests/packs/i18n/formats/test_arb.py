@@ -10,7 +10,7 @@ from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, Problem
 from parlance_i18n.formats.arb import ArbFormat
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.messageformat import PluralUse
+from parlance_i18n.icu.messageformat import PluralUse
 
 CATALOGS = Path(__file__).resolve().parent.parent / "catalogs" / "arb"
 EN = parse_locale("en")

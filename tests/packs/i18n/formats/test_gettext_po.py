@@ -15,10 +15,10 @@ import pytest
 
 from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, Problem
-from parlance_i18n.formats.gettext_po import PoFormat, PoMessages, _read
-from parlance_i18n.formats.po_document import PoDocument
+from parlance_i18n.formats.po.format import PoFormat, PoMessages, _read
+from parlance_i18n.formats.po.document import PoDocument
 from parlance_i18n.locales import LocaleTag, parse_locale
-from parlance_i18n.messageformat import PluralUse
+from parlance_i18n.icu.messageformat import PluralUse
 
 from tests.support import require_tool
 
@@ -475,7 +475,7 @@ def test_values_set_in_a_gnu_file_are_wrapped_exactly_as_msgcat_wraps_them(tmp_p
 def test_babel_style_wrapping_is_babels(value: str) -> None:
     from babel.messages.pofile import normalize
 
-    from parlance_i18n.formats.po_document import _wrap
+    from parlance_i18n.formats.po.document import _wrap
 
     assert _wrap("msgstr", value, ("babel", 76, True)) == ("msgstr " + normalize(value, width=76)).split("\n")
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from parlance_i18n.formats.gettext_po import PoFormat, PoMessages
-from parlance_i18n.formats.po_scanner import CONTEXT_SEPARATOR
+from parlance_i18n.formats.po.format import PoFormat, PoMessages
+from parlance_i18n.formats.po.scanner import CONTEXT_SEPARATOR
 from parlance_i18n.locales import parse_locale
 
 from tests.support import require_tool

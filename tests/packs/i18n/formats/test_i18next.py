@@ -15,9 +15,9 @@ import pytest
 
 from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, Problem
-from parlance_i18n.formats.i18next import I18nextFormat, I18nextMessages
+from parlance_i18n.formats.i18next.format import I18nextFormat, I18nextMessages
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.messageformat import PluralUse
+from parlance_i18n.icu.messageformat import PluralUse
 
 FORMAT = formats.get("i18next")
 
@@ -463,7 +463,7 @@ def test_key_placement_stays_the_same_as_a_walk_over_every_key_through_adds_and_
         leaves: list[tuple[str, ...]]) -> None:
     import random
 
-    from parlance_i18n.formats.i18next_keys import KeyPaths
+    from parlance_i18n.formats.i18next.keys import KeyPaths
 
     placement = KeyPaths(leaves)
     paths = list(leaves)

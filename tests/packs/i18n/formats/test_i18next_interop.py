@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from parlance_i18n import formats
-from parlance_i18n.formats.i18next import I18nextMessages
+from parlance_i18n.formats.i18next.format import I18nextMessages
 from parlance_i18n.locales import parse_locale
 from tests.support import run_node_reference
 

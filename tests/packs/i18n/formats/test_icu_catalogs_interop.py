@@ -32,7 +32,7 @@ from typing import Any
 
 from parlance_i18n import formats
 from parlance_i18n.formats import LocaleMessages, Problem, Renderable
-from parlance_i18n.icu_syntax import parse
+from parlance_i18n.icu.syntax import parse
 from parlance_i18n.locales import parse_locale
 
 from tests.packs.i18n.formats.icu_reference import (

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from parlance_i18n.icu_syntax import MessageSyntaxError, parse
+from parlance_i18n.icu.syntax import MessageSyntaxError, parse
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.messageformat import compile_message
-from parlance_i18n.plurals import plural_rules
+from parlance_i18n.icu.messageformat import compile_message
+from parlance_i18n.icu.plurals import plural_rules
 
 from tests.packs.i18n.formats.icu_reference import (
     COUNTS,

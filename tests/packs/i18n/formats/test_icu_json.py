@@ -12,8 +12,8 @@ from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, Problem
 from parlance_i18n.formats.icu_json import IcuJsonFormat
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.messageformat import MessageSyntaxError, PluralUse, compile_message
-from parlance_i18n.plurals import plural_rules
+from parlance_i18n.icu.messageformat import MessageSyntaxError, PluralUse, compile_message
+from parlance_i18n.icu.plurals import plural_rules
 
 CATALOGS = Path(__file__).resolve().parent.parent / "catalogs" / "icu-json"
 EN = parse_locale("en")

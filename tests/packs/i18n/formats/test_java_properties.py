@@ -17,8 +17,8 @@ import pytest
 
 from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, Problem
-from parlance_i18n.formats.java_messageformat import compile_java_message
-from parlance_i18n.formats.properties import PropertiesFormat
+from parlance_i18n.formats.properties.java_messageformat import compile_java_message
+from parlance_i18n.formats.properties.format import PropertiesFormat
 from parlance_i18n.locales import parse_locale
 
 CATALOGS = Path(__file__).resolve().parent.parent / "catalogs" / "properties"

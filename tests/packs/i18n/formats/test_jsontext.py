@@ -8,7 +8,7 @@ import time
 import pytest
 
 from parlance_i18n.formats.base import CatalogFileError
-from parlance_i18n.formats.jsontext import JsonDocument
+from parlance_i18n.formats.shared.jsontext import JsonDocument
 
 
 def _edited(data: bytes, *edits: tuple[str, tuple[str, ...], str | None]) -> bytes:

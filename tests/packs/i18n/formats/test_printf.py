@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from parlance_i18n.formats.printf import compile_printf
+from parlance_i18n.formats.shared.printf import compile_printf
 
 
 def _values(args: list[Any]) -> dict[str, Any]:

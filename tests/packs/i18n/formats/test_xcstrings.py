@@ -9,9 +9,9 @@ import pytest
 
 from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, Problem
-from parlance_i18n.formats.xcstrings import XcstringsFormat
+from parlance_i18n.formats.apple.xcstrings import XcstringsFormat
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.messageformat import PluralUse
+from parlance_i18n.icu.messageformat import PluralUse
 
 CATALOGS = Path(__file__).resolve().parent.parent / "catalogs" / "xcstrings"
 FORMAT = XcstringsFormat()

@@ -8,7 +8,7 @@ import codecs
 import pytest
 
 from parlance_i18n.formats.base import CatalogFileError
-from parlance_i18n.formats.xmltext import (
+from parlance_i18n.formats.shared.xmltext import (
     COMMENT,
     XmlBuffer,
     attributes,

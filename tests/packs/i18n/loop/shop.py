@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.project import Project
+from parlance_i18n.model.project import Project
 from parlance_i18n.settings import CatalogSource
 
 SHOP = Path(__file__).resolve().parent / "status_projects" / "shop"

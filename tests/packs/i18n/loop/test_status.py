@@ -21,7 +21,7 @@ from parlance_i18n.loop.status import (
     catalog_status,
     is_suspicious_copy,
 )
-from parlance_i18n.project import ProjectLocale
+from parlance_i18n.model.project import ProjectLocale
 
 from tests.packs.i18n.loop.shop import SHOP, open_project
 

@@ -11,8 +11,8 @@ from parlance_i18n import formats
 from parlance_i18n.formats import Problem
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.loop.validate import Refusal, check_candidate, max_lengths, placeholder, plural_gap_reason
-from parlance_i18n.messageformat import PluralUse, compile_message
-from parlance_i18n.plurals import plural_rules
+from parlance_i18n.icu.messageformat import PluralUse, compile_message
+from parlance_i18n.icu.plurals import plural_rules
 
 RU, JA, EN, CY = (parse_locale(code) for code in ("ru", "ja", "en", "cy"))
 ICU = formats.get("icu-json")

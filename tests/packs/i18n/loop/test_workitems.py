@@ -15,7 +15,7 @@ from parlance_i18n.locales import parse_locale
 from parlance_i18n.loop.glossary import Glossary, Term
 from parlance_i18n.loop.lockfile import SourceLock
 from parlance_i18n.loop.workitems import WorkItem, work_items
-from parlance_i18n.project import Project, ProjectLocale
+from parlance_i18n.model.project import Project, ProjectLocale
 from parlance_i18n.settings import CatalogSource
 
 from tests.packs.i18n.loop.shop import EN, SHOP, open_project

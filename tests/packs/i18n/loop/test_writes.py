@@ -18,7 +18,7 @@ from parlance_i18n.locales import parse_locale
 from parlance_i18n.loop import writes
 from parlance_i18n.loop.forms import document_keys
 from parlance_i18n.loop.writes import KeyOutcome, apply, plan_delete_keys, plan_rename_key, plan_set_messages
-from parlance_i18n.project import Project, ProjectLocale
+from parlance_i18n.model.project import Project, ProjectLocale
 from parlance_i18n.settings import CatalogSource
 
 from tests.packs.i18n.loop.cases import CASES, PROJECTS, Case
@@ -261,7 +261,7 @@ def test_a_change_made_after_planning_is_kept_and_the_plan_applied_on_top(tmp_pa
 
 
 def test_a_change_made_while_writing_is_reapplied_by_writeback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import parlance_i18n.writeback as writeback
+    import parlance_i18n.store as writeback
 
     root, project = copy_project(BY_FORMAT["android"], tmp_path)
     target = root / "res" / "values-ru" / "strings.xml"
@@ -300,7 +300,7 @@ def test_an_edit_that_no_longer_applies_is_refused_and_the_file_left_alone(tmp_p
 
 def test_a_file_that_keeps_changing_is_refused_with_the_concurrent_change(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    import parlance_i18n.writeback as writeback
+    import parlance_i18n.store as writeback
 
     root, project = copy_project(BY_FORMAT["i18next"], tmp_path)
     plan = plan_set_messages(fresh(project, "ru"), fresh(project, "en"), {"cart.greeting": "Привет, {{name}}!"})

@@ -36,16 +36,16 @@ __all__ = [
 
 _MODULES: dict[str, tuple[str, str]] = {
     "icu-json": ("parlance_i18n.formats.icu_json", "IcuJsonFormat"),
-    "i18next": ("parlance_i18n.formats.i18next", "I18nextFormat"),
+    "i18next": ("parlance_i18n.formats.i18next.format", "I18nextFormat"),
     "arb": ("parlance_i18n.formats.arb", "ArbFormat"),
-    "xcstrings": ("parlance_i18n.formats.xcstrings", "XcstringsFormat"),
-    "po": ("parlance_i18n.formats.gettext_po", "PoFormat"),
+    "xcstrings": ("parlance_i18n.formats.apple.xcstrings", "XcstringsFormat"),
+    "po": ("parlance_i18n.formats.po.format", "PoFormat"),
     "xliff": ("parlance_i18n.formats.xliff", "XliffFormat"),
-    "android": ("parlance_i18n.formats.android", "AndroidFormat"),
-    "apple-strings": ("parlance_i18n.formats.apple_strings", "AppleStringsFormat"),
-    "stringsdict": ("parlance_i18n.formats.stringsdict", "StringsdictFormat"),
-    "yaml": ("parlance_i18n.formats.yaml_rails", "YamlFormat"),
-    "properties": ("parlance_i18n.formats.properties", "PropertiesFormat"),
+    "android": ("parlance_i18n.formats.android.format", "AndroidFormat"),
+    "apple-strings": ("parlance_i18n.formats.apple.strings", "AppleStringsFormat"),
+    "stringsdict": ("parlance_i18n.formats.apple.stringsdict", "StringsdictFormat"),
+    "yaml": ("parlance_i18n.formats.yaml.format", "YamlFormat"),
+    "properties": ("parlance_i18n.formats.properties.format", "PropertiesFormat"),
 }
 _ALIASES = {"pot": "po", "json": "icu-json", "formatjs": "icu-json", "react-intl": "icu-json",
             "strings": "apple-strings", "xlf": "xliff", "yml": "yaml"}

@@ -21,12 +21,12 @@ from typing import Any
 
 from parlance_i18n.formats.base import CatalogFormat, Document, Value
 from parlance_i18n.formats.icu_json import IcuMessages, check_icu, one_string, read_problems
-from parlance_i18n.formats.jsontext import JsonDocument, Path
-from parlance_i18n.formats.messages import Relabeled
-from parlance_i18n.icu_syntax import validate
+from parlance_i18n.formats.shared.jsontext import JsonDocument, Path
+from parlance_i18n.formats.shared.messages import Relabeled
+from parlance_i18n.icu.syntax import validate
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.messageformat import compile_message
-from parlance_i18n.plurals import PluralRules, plural_rules
+from parlance_i18n.icu.messageformat import compile_message
+from parlance_i18n.icu.plurals import PluralRules, plural_rules
 
 __all__ = ["ArbDocument", "ArbFormat", "compile_arb"]
 

@@ -32,7 +32,7 @@ from parlance_i18n.errors import I18nError
 from parlance_i18n.locales import LocaleTag
 
 if TYPE_CHECKING:  # the ICU engine loads on first use, not when settings name a format
-    from parlance_i18n.messageformat import PluralUse
+    from parlance_i18n.icu.messageformat import PluralUse
 
 __all__ = [
     "CatalogFileError",
@@ -188,6 +188,6 @@ class CatalogFormat(ABC):
 
     def parse_spelling(self, text: str) -> LocaleTag | None:
         """The locale a path segment spells in this format's convention, or None when it is not one."""
-        from parlance_i18n.formats.spelling import locale_or_none
+        from parlance_i18n.formats.shared.spelling import locale_or_none
 
         return locale_or_none(text)

@@ -25,12 +25,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from parlance_i18n.formats.base import CatalogFormat, Document, Problem, Renderable, Value
-from parlance_i18n.formats.jsontext import JsonDocument, Path
-from parlance_i18n.formats.messages import TextMessages
-from parlance_i18n.icu_syntax import validate
+from parlance_i18n.formats.shared.jsontext import JsonDocument, Path
+from parlance_i18n.formats.shared.messages import TextMessages
+from parlance_i18n.icu.syntax import validate
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.messageformat import Facts, MessageSyntaxError, compile_message, message_facts
-from parlance_i18n.plurals import PluralRules, plural_rules
+from parlance_i18n.icu.messageformat import Facts, MessageSyntaxError, compile_message, message_facts
+from parlance_i18n.icu.plurals import PluralRules, plural_rules
 
 __all__ = ["IcuJsonDocument", "IcuJsonFormat", "IcuMessages", "check_icu", "one_string", "read_problems"]
 

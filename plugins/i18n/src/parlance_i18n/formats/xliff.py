@@ -36,9 +36,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Problem, Renderable, Value
-from parlance_i18n.formats.messages import FixedText, TextMessages
-from parlance_i18n.formats.spelling import locale_or_none
-from parlance_i18n.formats.xmltext import (
+from parlance_i18n.formats.shared.messages import FixedText, TextMessages
+from parlance_i18n.formats.shared.spelling import locale_or_none
+from parlance_i18n.formats.shared.xmltext import (
     COMMENT,
     XmlDocument,
     XmlFile,

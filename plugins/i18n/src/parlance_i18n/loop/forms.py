@@ -42,7 +42,7 @@ from typing import Any
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, Document, Renderable, Value
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.validate import plural_gap_reason
-from parlance_i18n.plurals import CATEGORIES, plural_rules
+from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 
 __all__ = [
     "Candidate",

@@ -18,9 +18,9 @@ is not known to be out of date. `record` is what the write tools call after writ
 
 Writes are atomic (temporary file, fsync, rename) and never lose another writer's entries: writers
 take turns (a lock per file in this process, `flock` on its folder across processes, as
-`writeback` does for catalogs), and each merges its entries into what the file holds at that
+`store` does for catalogs), and each merges its entries into what the file holds at that
 moment; a content hash read just before the rename catches a writer that takes no lock, and the
-merge is then made again. Do not call `record` from inside a `writeback.edit_file` change callback
+merge is then made again. Do not call `record` from inside a `store.edit_file` change callback
 for a catalog in the same folder: the folder lock is not re-entrant across file descriptors.
 """
 
@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from parlance_i18n.errors import I18nError
-from parlance_i18n.writeback import ATTEMPTS, ConcurrentChange, update_file
+from parlance_i18n.store import ATTEMPTS, ConcurrentChange, update_file
 
 __all__ = ["LOCK_FILE_NAME", "LockFileError", "SourceLock", "source_hash"]
 

@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Any
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError, LocaleMessages, Value
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.models import LocaleStatusReport, SkippedMessage
-from parlance_i18n.project import CatalogFile, Project, ProjectLocale
+from parlance_i18n.tools.models import LocaleStatusReport, SkippedMessage
+from parlance_i18n.model.project import CatalogFile, Project, ProjectLocale
 
 if TYPE_CHECKING:
     from parlance_i18n.loop.lockfile import SourceLock

@@ -29,7 +29,7 @@ from typing import Any
 
 from parlance_i18n.formats import CatalogFormat, Problem, Renderable
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.plurals import CATEGORIES, plural_rules
+from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 
 __all__ = ["Refusal", "check_candidate", "max_lengths", "placeholder", "plural_gap_reason"]
 

@@ -16,7 +16,7 @@ operation on a conflict found when planning (the new key exists somewhere, the o
 longer applies, or the disk refuses), the files before it stay written and the outcomes say which
 file was refused, so a rename can be left done in some locales; run it again once that file is fixed.
 
-`apply` writes each changed file with `writeback.edit_file` (atomic replace, per-file locks). The
+`apply` writes each changed file with `store.edit_file` (atomic replace, per-file locks). The
 change it applies is the plan's edits, replayed on whatever the file holds when it is written: if
 someone changed the file since it was planned, their change stays and the planned edits are made
 again on top of it; when they no longer apply (the key was deleted meanwhile) that file's messages
@@ -48,9 +48,9 @@ from parlance_i18n.loop.forms import (
     write_into,
 )
 from parlance_i18n.loop.validate import check_candidate, max_lengths
-from parlance_i18n.plurals import plural_rules
-from parlance_i18n.project import MAX_FILE_BYTES, CatalogFile, ProjectLocale
-from parlance_i18n.writeback import ATTEMPTS, ConcurrentChange, edit_file, unified_diff
+from parlance_i18n.icu.plurals import plural_rules
+from parlance_i18n.model.project import MAX_FILE_BYTES, CatalogFile, ProjectLocale
+from parlance_i18n.store import ATTEMPTS, ConcurrentChange, edit_file, unified_diff
 
 __all__ = [
     "GlossaryCheck",
@@ -612,7 +612,7 @@ class _DropXcstringsEntries:
     keys: tuple[str, ...]
 
     def run(self, data: bytes) -> bytes:
-        from parlance_i18n.formats.jsontext import JsonDocument
+        from parlance_i18n.formats.shared.jsontext import JsonDocument
 
         document = JsonDocument(data)
         for key in self.keys:
@@ -623,7 +623,7 @@ class _DropXcstringsEntries:
 
 def _xcstrings_entries(data: bytes, keys: list[str]) -> list[str]:
     """The keys a String Catalog has an entry for."""
-    from parlance_i18n.formats.jsontext import JsonDocument
+    from parlance_i18n.formats.shared.jsontext import JsonDocument
 
     try:
         document = JsonDocument(data)

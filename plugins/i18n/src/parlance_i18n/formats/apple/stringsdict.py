@@ -1,0 +1,466 @@
+"""Apple `.stringsdict` plural catalogs (XML property lists), rendered as Foundation's
+`String.localizedStringWithFormat` does.
+
+An entry is a key whose dict has an `NSStringLocalizedFormatKey` (e.g. `%#@files@`, or `%@ has
+%#@files@`) and, for each `%#@name@` it names, a variable dict with `NSStringFormatSpecTypeKey` =
+`NSStringPluralRuleType`, an optional `NSStringFormatValueTypeKey` (`d`, `lld`, ...) and its forms
+`zero`, `one`, `two`, `few`, `many`, `other`.
+
+Values (what `text` and the Document give and take):
+
+- one variable and a format that is only that variable (`%#@files@`, the usual case): a dict of
+  forms by category, `{"one": "%d file", "other": "%d files"}`;
+- otherwise (text around the variable, or several variables): a dict with the format under
+  `"NSStringLocalizedFormatKey"` and each form under `"<variable>.<category>"`, e.g.
+  `{"NSStringLocalizedFormatKey": "%#@files@ in %#@folders@", "files.one": "%d file", ...}`.
+
+Rendering is Foundation's (`foundation_plural`): each variable's form chosen by its count, then
+the whole formatted as `String(format:)` formats it.
+
+Problems (the entry is skipped): a rule type other than plural, a variable without an `other`
+form, a format naming a variable the entry does not define, a specifier Foundation would refuse,
+a duplicate key, an entry that is not a dict. A binary plist or a top level that is not a dict of
+keys cannot be read at all. The DOCTYPE every plist carries is accepted and never fetched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Problem, Renderable, Value
+from parlance_i18n.formats.apple.foundation_plural import VARIABLE, EntryTexts, PluralFormat, entry_problem
+from parlance_i18n.formats.shared.messages import TextMessages, first_one_used
+from parlance_i18n.formats.shared.spelling import lproj_locale
+from parlance_i18n.formats.shared.xmltext import (
+    COMMENT,
+    XmlDocument,
+    XmlFile,
+    XmlNode,
+    content_edit,
+    escape_text,
+    line_extent,
+    scan,
+    unescape,
+)
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
+
+__all__ = ["FORMAT_KEY", "PLIST_DOCTYPES", "StringsdictDocument", "StringsdictFormat", "StringsdictMessages"]
+
+FORMAT_KEY = "NSStringLocalizedFormatKey"
+_SPEC_TYPE = "NSStringFormatSpecTypeKey"
+_VALUE_TYPE = "NSStringFormatValueTypeKey"
+_PLURAL_RULE = "NSStringPluralRuleType"
+PLIST_DOCTYPES = ("-//Apple//DTD PLIST 1.0//EN", "-//Apple Computer//DTD PLIST 1.0//EN")
+_ORDER = {category: index for index, category in enumerate(CATEGORIES)}
+
+
+class _Invalid(Exception):
+    """Why one entry cannot be used; becomes a Problem."""
+
+
+def _value(texts: EntryTexts) -> dict[str, str]:
+    """The Document's value of an entry: its forms alone, or the format with `variable.category`s."""
+    format_text, variables = texts
+    only = VARIABLE.fullmatch(format_text)
+    if len(variables) == 1 and only and only.group(1) == variables[0][0]:
+        return dict(variables[0][1])
+    value = {FORMAT_KEY: format_text}
+    for name, forms in variables:
+        value.update((f"{name}.{category}", text) for category, text in forms)
+    return value
+
+
+# --- the property list --------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Pair:
+    """A `<key>` of a dict and the element after it."""
+
+    name: str
+    key: XmlNode
+    value: XmlNode
+
+
+@dataclass(slots=True)
+class _Variable:
+    name: str
+    pair: _Pair
+    forms: dict[str, _Pair]
+    value_type: str | None
+
+
+@dataclass(slots=True)
+class _Entry:
+    name: str
+    pair: _Pair
+    format: _Pair
+    variables: dict[str, _Variable] = field(default_factory=dict)
+
+
+def _pairs(file: XmlFile, dictionary: XmlNode) -> list[_Pair]:
+    elements = list(dictionary.elements())
+    pairs = []
+    for index in range(0, len(elements), 2):
+        key = elements[index]
+        if key.name != "key" or index + 1 >= len(elements) or elements[index + 1].name == "key":
+            raise _Invalid(f"its dict is not a list of <key> and value pairs (line {key.line})")
+        pairs.append(_Pair(unescape(file.content(key)), key, elements[index + 1]))
+    return pairs
+
+
+def _string(file: XmlFile, node: XmlNode, what: str) -> str:
+    if node.name != "string":
+        raise _Invalid(f"its {what} is a <{node.name[:20]}>, not a <string>")
+    return unescape(file.content(node))
+
+
+def _top(file: XmlFile) -> list[_Pair]:
+    root = file.root
+    top = root.first("dict") if root.name == "plist" else None
+    if top is None:
+        raise CatalogFileError("the file is not a property list with a top-level <dict>", root.line)
+    try:
+        return _pairs(file, top)
+    except _Invalid as invalid:
+        raise CatalogFileError(f"the top-level dict cannot be read: {invalid}", top.line) from None
+
+
+def _entry(file: XmlFile, pair: _Pair) -> _Entry:
+    if pair.value.name != "dict":
+        raise _Invalid(f"its value is a <{pair.value.name[:20]}>, not a <dict>")
+    format_pair = None
+    variables: dict[str, _Variable] = {}
+    for inner in _pairs(file, pair.value):
+        if inner.name == FORMAT_KEY:
+            _string(file, inner.value, FORMAT_KEY)
+            format_pair = inner
+            continue
+        if inner.value.name != "dict":
+            raise _Invalid(f"its {inner.name[:40]!r} is a <{inner.value.name[:20]}>, not a variable <dict>")
+        forms: dict[str, _Pair] = {}
+        rule = value_type = None
+        for setting in _pairs(file, inner.value):
+            if setting.name == _SPEC_TYPE:
+                rule = _string(file, setting.value, _SPEC_TYPE)
+            elif setting.name == _VALUE_TYPE:
+                value_type = _string(file, setting.value, _VALUE_TYPE)
+            elif setting.name in _ORDER:
+                _string(file, setting.value, f"{setting.name!r} form")
+                if setting.name in forms:
+                    raise _Invalid(f"its variable {inner.name!r} gives the {setting.name!r} form twice")
+                forms[setting.name] = setting
+        if rule != _PLURAL_RULE:
+            raise _Invalid(f"its variable {inner.name[:40]!r} has the rule type {rule!r}; only "
+                           f"{_PLURAL_RULE} is supported")
+        variables[inner.name] = _Variable(inner.name, inner, forms, value_type)
+    if format_pair is None:
+        raise _Invalid(f"it has no {FORMAT_KEY}")
+    return _Entry(pair.name, pair, format_pair, variables)
+
+
+_CATEGORY = {category: category for category in CATEGORIES}
+
+
+def _texts(file: XmlFile, entry: _Entry, shared: dict[str, str] | None = None) -> EntryTexts:
+    """An entry's texts. `shared` (kept while a file is read) makes repeated formats and variable
+    names (`%#@count@`, `count`) one string each; categories are always the module's own."""
+    common = shared.setdefault if shared is not None else (lambda text, _: text)
+    format_text = unescape(file.content(entry.format.value))
+    return (common(format_text, format_text),
+            tuple((common(name, name), tuple((_CATEGORY[category], unescape(file.content(form.value)))
+                                             for category, form in variable.forms.items()))
+                  for name, variable in entry.variables.items()))
+
+
+def _comments(file: XmlFile, parent: XmlNode) -> dict[int, str]:
+    """The comment just before each child of `parent` (by the child's offset), where there is one."""
+    found = {}
+    previous = None
+    for child in parent.children:
+        if previous is not None and previous.name == COMMENT and child.name != COMMENT:
+            found[child.start] = file.raw(previous.open_end, previous.close_start).strip()
+        previous = child
+    return found
+
+
+# --- reading --------------------------------------------------------------------------------------------------
+
+
+class StringsdictMessages(TextMessages[EntryTexts]):
+    """One .stringsdict's entries, kept as texts and compiled on first `get`."""
+
+    def __init__(self, tag: LocaleTag) -> None:
+        super().__init__()
+        self.tag = tag
+
+    def text(self, key: str) -> Value | None:
+        found = self.texts.get(key)
+        return _value(found) if found is not None else None
+
+    def _compile(self, key: str, text: EntryTexts) -> Renderable:
+        return PluralFormat(text, plural_rules(self.tag))
+
+
+def _read(data: bytes, tag: LocaleTag) -> StringsdictMessages:
+    file = _scan(data)
+    messages = StringsdictMessages(tag)
+    top = file.root.first("dict")
+    lines: dict[str, int] = {}
+    notes = _comments(file, top) if top is not None else {}
+    shared: dict[str, str] = {}
+    for pair in _top(file):
+        line = pair.key.line
+        if pair.name in lines:
+            messages.problems.append(first_one_used(pair.name, line, lines[pair.name]))
+            continue
+        lines[pair.name] = line
+        try:
+            texts = _texts(file, _entry(file, pair), shared)
+            reason = entry_problem(texts)
+            if reason is not None:
+                raise _Invalid(reason)
+        except _Invalid as invalid:
+            messages.problems.append(Problem(pair.name, line, f"{pair.name!r} cannot be used: {invalid}"))
+            continue
+        messages.texts[pair.name] = texts
+        note = notes.get(pair.key.start)
+        if note:
+            messages.comments[pair.name] = note
+    return messages
+
+
+def _scan(data: bytes) -> XmlFile:
+    if data.startswith(b"bplist"):
+        raise CatalogFileError("the file is a binary property list; convert it to XML with "
+                               "`plutil -convert xml1 <file>`", None)
+    return scan(data, PLIST_DOCTYPES)
+
+
+# --- editing ---------------------------------------------------------------------------------------------------
+
+
+def _split(value: Value, entry: _Entry) -> tuple[str, dict[str, dict[str, str]]]:
+    """(format, forms by variable) that `value` asks for, checked against the entry's variables."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{entry.name!r} is a plural entry: give its forms as a dict by category")
+    if FORMAT_KEY not in value:
+        if len(entry.variables) != 1:
+            raise ValueError(f"{entry.name!r} has {len(entry.variables)} variables: give {FORMAT_KEY} and "
+                             "'<variable>.<category>' keys")
+        name = next(iter(entry.variables))
+        wanted: dict[str, dict[str, str]] = {name: dict(value)}
+        format_text = None
+    else:
+        format_text = value[FORMAT_KEY]
+        wanted = {name: {} for name in entry.variables}
+        for key, text in value.items():
+            if key == FORMAT_KEY:
+                continue
+            name, _, category = key.rpartition(".")
+            if name not in wanted:
+                raise ValueError(f"{key!r} names no variable of {entry.name!r} ({', '.join(entry.variables)})")
+            wanted[name][category] = text
+    for name, forms in wanted.items():
+        unknown = [category for category in forms if category not in _ORDER]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is not a plural category; use zero, one, two, few, many or other")
+        if not forms:
+            raise ValueError(f"the variable {name!r} would have no form left")
+    return format_text if format_text is not None else "", wanted
+
+
+class StringsdictDocument(XmlDocument):
+    """A .stringsdict being edited: values as described in the module docstring."""
+
+    def __init__(self, data: bytes) -> None:
+        if data.startswith(b"bplist"):
+            _scan(data)  # raises, naming the fix
+        super().__init__(data, PLIST_DOCTYPES)
+
+    def _index(self) -> None:
+        self._entries: dict[str, _Entry] = {}
+        self._names: list[str] = []  # every top-level key, usable or not
+        for pair in _top(self._file):
+            self._names.append(pair.name)
+            if pair.name in self._entries:
+                continue
+            try:
+                self._entries[pair.name] = _entry(self._file, pair)
+            except _Invalid:
+                continue
+
+    def keys(self) -> list[str]:
+        return list(self._entries)
+
+    def get(self, key: str) -> Value | None:
+        entry = self._entries.get(key)
+        return _value(_texts(self._file, entry)) if entry is not None else None
+
+    def line_of(self, key: str) -> int | None:
+        """The line of the entry's first form: where the text a translator edits starts."""
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        forms = [form.key.line for variable in entry.variables.values() for form in variable.forms.values()]
+        return min(forms, default=entry.pair.key.line)
+
+    def set(self, key: str, value: Value) -> None:
+        entry = self._entries.get(key)
+        if entry is None:
+            raise KeyError(key)
+        if self.get(key) == value:
+            return
+        format_text, wanted = _split(value, entry)
+        edits: list[tuple[int, int, str]] = []
+        if FORMAT_KEY in value and format_text != unescape(self._file.content(entry.format.value)):
+            edits.append(self._string_edit(entry.format.value, format_text))
+        for name, forms in wanted.items():
+            edits += self._form_edits(entry.variables[name], forms)
+        self._apply(edits, key, value)
+
+    def _string_edit(self, node: XmlNode, text: str) -> tuple[int, int, str]:
+        return content_edit(self._file, node, escape_text(text, self._file.newline))
+
+    def _form_edits(self, variable: _Variable, forms: dict[str, str]) -> list[tuple[int, int, str]]:
+        file = self._file
+        edits = []
+        present = variable.forms
+        for category, pair in present.items():
+            if category not in forms:
+                edits.append((*line_extent(file.text, pair.key.start, pair.value.end), ""))
+            elif unescape(file.content(pair.value)) != forms[category]:
+                edits.append(self._string_edit(pair.value, forms[category]))
+        kept = {name: pair for name, pair in present.items() if name in forms}  # anchors that stay
+        removed = {id(node) for name, pair in present.items() if name not in forms for node in (pair.key, pair.value)}
+        for category in sorted((c for c in forms if c not in present), key=_ORDER.__getitem__):
+            before = [pair for name, pair in kept.items() if _ORDER[name] < _ORDER[category]]
+            after = [pair for name, pair in kept.items() if _ORDER[name] > _ORDER[category]]
+            gap, inside = self._pair_style(variable.pair.value)
+            pair_text = f"<key>{category}</key>{inside}<string>{escape_text(forms[category], file.newline)}</string>"
+            if before:
+                anchor = max(before, key=lambda pair: pair.value.end).value.end
+                edits.append((anchor, anchor, gap + pair_text))
+            elif after:
+                anchor = min(after, key=lambda pair: pair.key.start).key.start
+                edits.append((anchor, anchor, pair_text + gap))
+            else:
+                last = [node for node in variable.pair.value.elements() if id(node) not in removed][-1].end
+                edits.append((last, last, gap + pair_text))
+        merged: dict[tuple[int, int], str] = {}
+        for start, end, text in edits:
+            merged[(start, end)] = merged.get((start, end), "") + text
+        return [(start, end, text) for (start, end), text in merged.items()]
+
+    def _pair_style(self, dictionary: XmlNode) -> tuple[str, str]:
+        """(what goes between two pairs, what goes between a key and its value) in `dictionary`."""
+        file = self._file
+        elements = list(dictionary.elements())
+        inside = file.raw(elements[0].end, elements[1].start) if len(elements) >= 2 else ""
+        if len(elements) >= 3:
+            gap = file.raw(elements[1].end, elements[2].start)
+        else:
+            gap = file.line_gap(elements[0].start) if elements else ""
+        return gap, inside
+
+    def add(self, key: str, value: Value) -> None:
+        if key in self._names:
+            raise KeyError(f"{key!r} is already in the file; use set to change it")
+        if not isinstance(value, dict) or not value:
+            raise ValueError("a .stringsdict entry is a dict of plural forms by category")
+        file = self._file
+        top = file.root.first("dict")
+        assert top is not None
+        pairs = _top(file)
+        indent = file.indent_of(pairs[-1].key.start) if pairs else file.child_indent(top, "\t")
+        one_line = indent is None
+        newline = "" if one_line else file.newline
+        step = self._step(indent or "")
+        inside = self._inside(pairs)
+        if FORMAT_KEY in value:
+            format_text = value[FORMAT_KEY]
+            variables: dict[str, dict[str, str]] = {}
+            for name, text in value.items():
+                if name != FORMAT_KEY:
+                    variable, _, category = name.rpartition(".")
+                    variables.setdefault(variable, {})[category] = text
+        else:
+            format_text, variables = "%#@count@", {"count": dict(value)}
+        if any(category not in _ORDER for forms in variables.values() for category in forms) or not variables:
+            raise ValueError("give the forms by category: zero, one, two, few, many or other")
+
+        def line(level: int, text: str) -> str:
+            return newline + ("" if one_line else (indent or "") + step * level) + text
+
+        def pair(level: int, name: str, text: str) -> str:
+            return line(level, f"<key>{name}</key>{inside(level)}<string>{escape_text(text, file.newline)}</string>")
+
+        out = [line(0, f"<key>{escape_text(key)}</key>"), line(0, "<dict>"), pair(1, FORMAT_KEY, format_text)]
+        for name, forms in variables.items():
+            out += [line(1, f"<key>{escape_text(name)}</key>"), line(1, "<dict>"),
+                    pair(2, _SPEC_TYPE, _PLURAL_RULE), pair(2, _VALUE_TYPE, "d")]
+            out += [pair(2, category, forms[category]) for category in sorted(forms, key=_ORDER.__getitem__)]
+            out.append(line(1, "</dict>"))
+        out.append(line(0, "</dict>"))
+        anchor = pairs[-1].value.end if pairs else top.open_end
+        self._apply([(anchor, anchor, "".join(out))], key, value)
+
+    def _step(self, indent: str) -> str:
+        """One level of indentation: as the first entry's dict is indented, else a tab."""
+        file = self._file
+        return next((step for pair in _top(file) if (step := file.step_in(pair.value, indent))), "\t")
+
+    def _inside(self, pairs: list[_Pair]) -> Any:
+        """How a key and its <string> are joined: on one line as the file does, else on the next
+        line at the same indentation."""
+        file = self._file
+        for pair in pairs:
+            if pair.value.name == "dict":
+                inner = _pairs_or_empty(file, pair.value)
+                if inner:
+                    between = file.raw(inner[0].key.end, inner[0].value.start)
+                    if "\n" not in between and "\r" not in between:
+                        return lambda level: between
+                    break
+        indent = file.indent_of(pairs[-1].key.start) if pairs else None
+        if indent is None:
+            return lambda level: ""
+        step = self._step(indent)
+        return lambda level: file.newline + indent + step * level
+
+    def delete(self, key: str) -> None:
+        if key not in self._entries:
+            raise KeyError(key)
+        file = self._file
+        edits = [(*line_extent(file.text, pair.key.start, pair.value.end), "") for pair in _top(file)
+                 if pair.name == key]
+        self._apply(edits, key, None)
+
+
+def _pairs_or_empty(file: XmlFile, dictionary: XmlNode) -> list[_Pair]:
+    try:
+        return _pairs(file, dictionary)
+    except _Invalid:
+        return []
+
+
+class StringsdictFormat(CatalogFormat):
+    """`Localizable.stringsdict`: plural entries of an Apple project, one locale per file."""
+
+    name = "stringsdict"
+    suffixes = (".stringsdict",)
+
+    def read(self, data: bytes, tag: LocaleTag) -> StringsdictMessages:
+        return _read(data, tag)
+
+    def edit(self, data: bytes, tag: LocaleTag) -> StringsdictDocument:
+        return StringsdictDocument(data)
+
+    def sniff(self, head: bytes) -> bool:
+        return b"<plist" in head
+
+    def parse_spelling(self, text: str) -> LocaleTag | None:
+        """`pt-BR`, `pt-BR.lproj`, `zh-Hans.lproj`; `Base.lproj` is no locale."""
+        return lproj_locale(text)

@@ -1,0 +1,360 @@
+"""Editing a PO file without disturbing a byte that was not asked to change.
+
+`PoDocument` keeps the file's lines (with their own endings) and an index of its live entries, as
+`po.scanner.scan` finds them, and splices only the `msgstr` lines of the entry set, written the way
+the file writes strings: wrapped as GNU's msgmerge (79 columns) or Babel (76) wraps, or not at all,
+whichever reproduces the file's own strings (`_detect_style`); split after `\\n`; in its charset, BOM
+and line endings. `clear_fuzzy` is how a write tool un-fuzzies an entry it has reviewed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from parlance_i18n.formats.base import Document, Value
+from parlance_i18n.formats.po.scanner import (
+    CONTEXT_SEPARATOR,
+    UTF8_BOM,
+    Raw,
+    Unreadable,
+    charset_codec,
+    decode,
+    escape,
+    first_guess,
+    header_charset,
+    key_of,
+    parse_flags,
+    parse_string,
+    scan,
+    shown_key,
+)
+
+__all__ = ["PoDocument"]
+
+_NEWLINE_PIECES = re.compile(r"[^\n]*\n|[^\n]+")
+_Style = tuple[str, "int | None", bool]
+"""How a file writes strings: the wrapping tool ("gnu" or "babel"), its width (None: no wrapping),
+and whether strings are split after each `\\n`."""
+_STYLES: tuple[_Style, ...] = (
+    ("gnu", 79, True), ("babel", 76, True), ("gnu", None, True),
+    ("gnu", 79, False), ("babel", 76, False), ("gnu", None, False),
+)
+"""The styles a file may be written in, the first preferred when the file does not tell: GNU's
+msgmerge/msgcat (79 columns), Babel's (76), either with --no-wrap; all split after newlines by
+default."""
+_FIELD_LINE = re.compile(r'(msgctxt|msgid|msgid_plural|msgstr(?:\[[0-9]+\])?) (".*")')
+_BABEL_BREAKS = re.compile(r"(\s+|[^\s\w]*\w+[A-Za-z]-(?=\w+[A-Za-z]))")
+"""Where Babel may break a line: at runs of blanks, and after the hyphen of a hyphenated word."""
+_SAMPLES = 200
+
+
+def _wrap(keyword: str, value: str, style: _Style) -> list[str]:
+    """`keyword "value"` as the tool of `style` writes it (lines without endings).
+
+    GNU: on one line when `keyword "..."` fits in the width or cannot break; else `keyword ""` then
+    each newline-ended piece on lines of at most `width` columns, broken after spaces (GNU also
+    applies the rest of Unicode's line breaking rules; breaking after spaces covers the usual text).
+    Babel: the same, measuring only the quoted string, and lines shorter than `width`, broken
+    before or after runs of blanks and after hyphens inside words.
+    """
+    tool, width, split = style
+    segments = _NEWLINE_PIECES.findall(value) if split and "\n" in value[:-1] else [value]
+    escaped = escape(value)
+    if len(segments) <= 1:
+        if width is None or " " not in value.strip(" "):
+            return [f'{keyword} "{escaped}"']
+        if (len(keyword) + 3 if tool == "gnu" else 2) + len(escaped) <= width:
+            return [f'{keyword} "{escaped}"']
+    lines = [f'{keyword} ""']
+    for segment in segments:
+        piece = escape(segment)
+        if width is None or len(piece) + 2 <= width:
+            lines.append(f'"{piece}"')
+            continue
+        if tool == "gnu":
+            words, limit = re.findall(r"[^ ]+ *| +", piece), width
+        else:
+            words, limit = [escape(w) for w in _BABEL_BREAKS.split(segment) if w], width - 1
+        current = ""
+        for word in words:
+            if current and len(current) + len(word) + 2 > limit:
+                lines.append(f'"{current}"')
+                current = word
+            else:
+                current += word
+        lines.append(f'"{current}"')
+    return lines
+
+
+def _detect_style(lines: list[str], codec: str) -> _Style:
+    """The style that reproduces most of the file's telling strings: those on several lines, and
+    long ones on one line (short one-line strings look the same in every style)."""
+    samples: list[tuple[str, str, list[str]]] = []
+    index = 0
+    while index < len(lines) and len(samples) < _SAMPLES:
+        line = lines[index].rstrip("\r\n")
+        index += 1
+        found = _FIELD_LINE.fullmatch(line)
+        if found is None:
+            continue
+        raw = [line]
+        while index < len(lines) and lines[index].startswith('"'):
+            raw.append(lines[index].rstrip("\r\n"))
+            index += 1
+        if len(raw) == 1 and len(line) <= 70:
+            continue
+        try:
+            value = "".join(parse_string(piece, codec) for piece in [found[2], *raw[1:]])
+        except Unreadable:
+            continue
+        samples.append((found[1], value, raw))
+    return max(_STYLES, key=lambda style: sum(_wrap(k, v, style) == raw for k, v, raw in samples))
+
+
+class _Entry:
+    """A live entry of a Document: its key, line span (0-based, end exclusive) and strings."""
+
+    __slots__ = ("key", "first", "keyline", "strline", "end", "plural", "strs", "indexed")
+
+    def __init__(self, key: str, raw: Raw) -> None:
+        self.key = key
+        self.first, self.keyline, self.strline, self.end = raw[0], raw[1], raw[2], raw[3]
+        self.plural = raw[6]
+        self.strs = list(raw[7])
+        self.indexed = raw[8]
+
+    def shift(self, delta: int) -> None:
+        self.first += delta
+        self.keyline += delta
+        self.strline += delta
+        self.end += delta
+
+
+class PoDocument(Document):
+    """An editable PO file: its lines (with their own endings) and an index of its live entries.
+
+    Keys are every live entry's, the header's excepted: translated, fuzzy and untranslated alike.
+    Values are msgstr texts: a str, or {"0": ..., "1": ...} for msgstr[N]. Edits replace only the
+    lines they must; flags (`#, fuzzy`) are left alone unless `clear_fuzzy` is called.
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._bom = data.startswith(UTF8_BOM)
+        body = data[3:] if self._bom else data
+        self._codec = first_guess(body, self._bom)
+        self._load(body)
+        header = next((e for e in self._all if e.key == ""), None)
+        if header is not None and not self._bom:
+            declared = charset_codec(header_charset(header.strs[0]))
+            if declared != self._codec:
+                self._codec = declared
+                self._load(body)
+        self._dirty = False
+        self._style: _Style | None = None
+
+    def _load(self, body: bytes) -> None:
+        text, _ = decode(body, self._codec)
+        parts = text.split("\n")
+        lines = [part + "\n" for part in parts[:-1]]
+        if parts[-1]:
+            lines.append(parts[-1])
+        self._lines = lines
+        self._newline = "\r\n" if 2 * sum(1 for line in lines if line.endswith("\r\n")) > len(lines) else "\n"
+        raws, self.problems = scan([line.rstrip("\r\n") for line in lines], self._codec)
+        self._all: list[_Entry] = []
+        self._index: dict[str, _Entry] = {}
+        for raw in raws:
+            key = key_of(raw[4], raw[5])
+            assert key is not None
+            if key in self._index:
+                continue  # a duplicate stays in the file untouched; the first one is the entry
+            entry = _Entry(key, raw)
+            self._all.append(entry)
+            self._index[key] = entry
+
+    # -- reading --
+
+    def keys(self) -> list[str]:
+        return [entry.key for entry in self._all if entry.key]
+
+    def get(self, key: str) -> Value | None:
+        entry = self._index.get(key) if key else None
+        if entry is None:
+            return None
+        if entry.indexed:
+            return {str(i): form for i, form in enumerate(entry.strs)}
+        return entry.strs[0]
+
+    def line_of(self, key: str) -> int | None:
+        entry = self._index.get(key) if key else None
+        return None if entry is None else entry.keyline + 1
+
+    def is_fuzzy(self, key: str) -> bool:
+        entry = self._entry(key)
+        return any(_is_flags_line(line) and "fuzzy" in parse_flags(line.strip()[2:])
+                   for line in self._lines[entry.first:entry.keyline])
+
+    # -- editing --
+
+    def set(self, key: str, value: Value) -> None:
+        entry = self._entry(key)
+        if self.get(key) == value:
+            return
+        if entry.indexed != (not isinstance(value, str)):
+            kind = "a dict of forms {'0': ..., '1': ...}" if entry.indexed else "a str"
+            raise ValueError(f"{shown_key(key)} is {'a plural' if entry.indexed else 'a singular'} entry: "
+                             f"its value must be {kind}")
+        new = self._msgstr_lines(value)
+        self._replace(entry, entry.strline, entry.end, new)
+        entry.strs = _forms(value)
+
+    def add(self, key: str, value: Value, *, msgid_plural: str | None = None) -> None:
+        """Append a new entry after the last one. A plural value ({"0": ..., ...}) needs a
+        msgid_plural; without one the msgid is used for both."""
+        if not key or key in self._index:
+            raise KeyError(key)
+        ctxt, sep, msgid = key.rpartition(CONTEXT_SEPARATOR)
+        lines: list[str] = []
+        if sep:
+            lines += self._wrap("msgctxt", ctxt)
+        lines += self._wrap("msgid", msgid)
+        if isinstance(value, dict):
+            lines += self._wrap("msgid_plural", msgid if msgid_plural is None else msgid_plural)
+        lines += self._msgstr_lines(value)
+        self._encodable("".join(lines))
+        after = max((e for e in self._all), key=lambda e: e.end, default=None)
+        at = after.end if after is not None else len(self._lines)
+        newline = self._newline
+        block = ([newline] if at > 0 else []) + [line + newline for line in lines]
+        if at == len(self._lines) and self._lines and not self._lines[-1].endswith("\n"):
+            self._lines[-1] += newline  # the file ended without a newline: so will it still
+            block[-1] = block[-1][: -len(newline)]
+        self._lines[at:at] = block
+        start = at + (1 if at > 0 else 0)
+        raw: Raw = (start, start, start + len(lines) - len(self._msgstr_lines(value)), start + len(lines),
+                     ctxt if sep else None, msgid, msgid_plural if isinstance(value, dict) else None,
+                     _forms(value), isinstance(value, dict), None, None)
+        entry = _Entry(key, raw)
+        for other in self._all:
+            if other.first >= at:
+                other.shift(len(block))
+        self._all.append(entry)
+        self._all.sort(key=lambda e: e.first)
+        self._index[key] = entry
+        self._dirty = True
+
+    def delete(self, key: str) -> None:
+        entry = self._entry(key)
+        start, end = entry.first, entry.end
+        lines = self._lines
+        if start > 0 and not lines[start - 1].strip():
+            start -= 1  # the blank line before it, so one blank stays between its neighbours
+        elif end < len(lines) and not lines[end].strip():
+            end += 1
+        unterminated_tail = end == len(lines) and not lines[-1].endswith("\n")
+        del lines[start:end]
+        if unterminated_tail and lines:
+            lines[-1] = lines[-1].rstrip("\r\n")  # keep "no newline at the end of the file"
+        self._all.remove(entry)
+        del self._index[key]
+        for other in self._all:
+            if other.first >= end:
+                other.shift(start - end)
+        self._dirty = True
+
+    def clear_fuzzy(self, key: str, *, previous: bool = True) -> bool:
+        """Remove the `fuzzy` flag from `key`'s `#,` line (the line goes when no flag is left) and,
+        with `previous`, its `#|` lines (the earlier msgid msgmerge kept for the translator).
+        Returns whether the entry was fuzzy."""
+        entry = self._entry(key)
+        changed = False
+        kept: list[str] = []
+        for line in self._lines[entry.first:entry.keyline]:
+            stripped = line.strip()
+            if _is_flags_line(stripped):
+                flags = [flag.strip() for flag in stripped[2:].split(",") if flag.strip()]
+                if "fuzzy" in flags:
+                    changed = True
+                    flags.remove("fuzzy")
+                    if flags:
+                        ending = line[len(line.rstrip("\r\n")):]
+                        kept.append("#, " + ", ".join(flags) + ending)
+                    continue
+            kept.append(line)
+        if not changed:
+            return False
+        if previous:
+            kept = [line for line in kept if not line.startswith("#|")]
+        self._replace(entry, entry.first, entry.keyline, [line.rstrip("\r\n") for line in kept], from_top=True)
+        return True
+
+    def to_bytes(self) -> bytes:
+        if not self._dirty:
+            return self._data
+        body = "".join(self._lines).encode(self._codec, "surrogateescape")
+        return UTF8_BOM + body if self._bom else body
+
+    # -- helpers --
+
+    def _entry(self, key: str) -> _Entry:
+        entry = self._index.get(key) if key else None
+        if entry is None:
+            raise KeyError(key)
+        return entry
+
+    def _replace(self, entry: _Entry, start: int, end: int, new: list[str], *, from_top: bool = False) -> None:
+        """Put `new` (lines without endings) in place of lines[start:end] of `entry`."""
+        self._encodable("".join(new))
+        old = self._lines[start:end]
+        endings = [line[len(line.rstrip("\r\n")):] for line in old]
+        ending = endings[-1] if endings else self._newline
+        replacement = [line + self._newline for line in new]
+        if replacement and not ending:  # the entry was the file's last line, without a newline
+            replacement[-1] = new[-1]
+        self._lines[start:end] = replacement
+        delta = len(replacement) - len(old)
+        if delta:
+            if from_top:
+                entry.keyline += delta
+                entry.strline += delta
+            entry.end += delta
+            for other in self._all:
+                if other.first >= end and other is not entry:
+                    other.shift(delta)
+        self._dirty = True
+
+    def _encodable(self, text: str) -> None:
+        try:
+            text.encode(self._codec)
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"{text[exc.start]!r} cannot be written in {self._codec}, the file's charset") from None
+
+    def _msgstr_lines(self, value: Value) -> list[str]:
+        forms = _forms(value)
+        if isinstance(value, str):
+            return self._wrap("msgstr", value)
+        lines: list[str] = []
+        for index, form in enumerate(forms):
+            lines += self._wrap(f"msgstr[{index}]", form)
+        return lines
+
+    def _wrap(self, keyword: str, value: str) -> list[str]:
+        if self._style is None:
+            self._style = _detect_style(self._lines, self._codec)
+        return _wrap(keyword, value, self._style)
+
+
+def _is_flags_line(line: str) -> bool:
+    return line.startswith("#,")
+
+
+def _forms(value: Value) -> list[str]:
+    """A value's msgstr texts in order; ValueError unless a str or {"0": str, "1": str, ...}."""
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, dict) or sorted(value, key=lambda i: (len(i), i)) != [str(i) for i in range(len(value))]:
+        raise ValueError("plural forms are a dict keyed by msgstr index: {'0': ..., '1': ...}")
+    if not all(isinstance(form, str) for form in value.values()):
+        raise ValueError("each plural form must be a str")
+    return [value[str(i)] for i in range(len(value))]

@@ -1,0 +1,127 @@
+"""The catalog: bundles loaded at startup, shared read-only by every session, plus the shared config.
+
+Built by the pack's lifespan from `[packs.i18n] bundle_dirs`. Anything that contributes bundles at
+startup (language packs, a later issue) calls `catalog.load_bundle_dir(path)` or
+`catalog.load_bundle_files(paths)` before the server starts serving; sessions take their view of
+the catalog when they start.
+
+Bundles for the same locale from several files or directories are merged in load order, the later
+file winning per key. A file that cannot be used is logged as a warning and skipped; the rest load.
+
+A project's `[[packs.i18n.catalogs]]` come last and win: each of their locales is a bundle whose
+messages are a `ProjectLocale`, read when the locale is first needed, with the bundles above
+consulted after its files.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from parlance_i18n.model.bundles import DEFAULT_LIMITS, Bundle, Limits
+from parlance_i18n.errors import I18nError
+from parlance_i18n.model.fallback import FallbackResolver
+from parlance_i18n.model.loaders import BUNDLE_SUFFIXES, load_bundle
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.model.project import Project
+from parlance_i18n.settings import I18nSettings
+
+__all__ = ["Catalog", "LoadReport"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class LoadReport:
+    """What `load_bundle_dir` did: (file, locale, message count) loaded, and (file, reason) skipped."""
+
+    loaded: list[tuple[Path, str, int]] = field(default_factory=list)
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
+
+
+class Catalog:
+    """Startup bundles plus what every session shares: the fallback resolver and the size limits."""
+
+    def __init__(self, default_locale: LocaleTag, fallbacks: Mapping[str, list[LocaleTag]] | None = None,
+                 limits: Limits = DEFAULT_LIMITS, source_locale: LocaleTag | None = None) -> None:
+        self.resolver = FallbackResolver(default_locale, fallbacks)
+        self.limits = limits
+        self.source_locale = source_locale or default_locale
+        """The locale translations are made from: what checks compare every other locale with."""
+        self.project: Project | None = None
+        self._bundles: dict[str, Bundle] = {}
+
+    @classmethod
+    def from_settings(cls, settings: I18nSettings, language_pack_files: Iterable[Path] = ()) -> Catalog:
+        """A catalog configured by `settings`: language packs' bundles first, then every `bundle_dirs`
+        entry, so a project's own bundles win over a language pack's for the same key."""
+        catalog = cls(settings.default_tag, settings.fallback_tags, settings.limits, settings.source_tag)
+        if language_pack_files:
+            catalog.load_bundle_files(language_pack_files)
+        for directory in settings.bundle_dirs:
+            catalog.load_bundle_dir(directory)
+        if settings.catalogs:
+            catalog.open_project(Project(settings.catalogs, settings.source_tag))
+        return catalog
+
+    def open_project(self, project: Project) -> None:
+        """Serve `project`'s locales (read on first use), over the bundles loaded so far."""
+        self.project = project
+        for code, locale in project.locales.items():
+            current = self._bundles.get(code)
+            messages = locale.with_overlay(current.messages) if current is not None else locale
+            self._bundles[code] = Bundle(locale.tag, messages, current.size if current is not None else 0)
+
+    @property
+    def default_locale(self) -> LocaleTag:
+        return self.resolver.default_locale
+
+    @property
+    def bundles(self) -> Mapping[str, Bundle]:
+        """Bundles by canonical locale code (read-only)."""
+        return MappingProxyType(self._bundles)
+
+    def add_bundle(self, bundle: Bundle) -> None:
+        """Add a bundle, merging into an existing one for the same locale (the new one wins per key)."""
+        current = self._bundles.get(bundle.code)
+        self._bundles[bundle.code] = current.merged_with(bundle) if current else bundle
+
+    def load_bundle_dir(self, path: str | os.PathLike[str]) -> LoadReport:
+        """Load every `<locale>.json` and `<locale>.po` in `path` (not recursive), in name order.
+
+        Bad files are logged and listed in the report's `skipped`; nothing raises for them.
+        """
+        directory = Path(path)
+        if not directory.is_dir():
+            logger.warning("i18n.bundle_dir_missing", extra={"path": str(directory)})
+            return LoadReport(skipped=[(directory, "not a directory")])
+        report = self.load_bundle_files(_bundle_files(sorted(directory.iterdir())))
+        logger.info("i18n.bundle_dir_loaded", extra={"path": str(directory), "files": len(report.loaded),
+                                                     "skipped": len(report.skipped)})
+        return report
+
+    def load_bundle_files(self, files: Iterable[str | os.PathLike[str]]) -> LoadReport:
+        """Load the given `<locale>.json` / `<locale>.po` files in order (later files win per key).
+
+        For callers that pick the files themselves, e.g. a language pack's
+        `pack.files("messages", "*.json")`, which the host has already kept inside the pack.
+        """
+        report = LoadReport()
+        for file in map(Path, files):
+            try:
+                bundle = load_bundle(file, self.limits)
+            except I18nError as exc:
+                logger.warning("i18n.bundle_file_skipped", extra={"path": str(file), "reason": exc.message})
+                report.skipped.append((file, exc.message))
+                continue
+            self.add_bundle(bundle)
+            report.loaded.append((file, bundle.code, len(bundle.messages)))
+        return report
+
+
+def _bundle_files(paths: Iterable[Path]) -> Iterable[Path]:
+    return (p for p in paths if p.suffix in BUNDLE_SUFFIXES and not p.name.startswith(".") and p.is_file())

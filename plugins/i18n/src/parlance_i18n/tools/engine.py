@@ -1,0 +1,202 @@
+"""The engine behind `handlers`: the tools' and resources' work, loaded on the first call.
+
+Handlers are thin: they fetch the session's `Translator`, call the domain, and turn `I18nError`s
+into `ToolError`s with the same code. Argument problems pydantic finds in `locale` become
+INVALID_LOCALE and those in `messages` INVALID_MESSAGES, as the seed specifies (the mappers are in
+`handlers`, which the pack registers; this module never imports it back).
+
+`i18n_add_messages` refuses what cannot succeed before it compiles anything: without a session
+(SESSION_STATE_UNAVAILABLE) before reading the messages, and over the per-bundle or per-session
+limits (INVALID_MESSAGES, SESSION_BUDGET_EXCEEDED) from their count and size. Its work, in
+proportion to the request, runs in a worker thread a step at a time, so the event loop goes on
+serving other sessions; one add at a time per session keeps the budget check true until install.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+from parlance import ToolContext, ToolError, ToolResult
+
+from parlance_i18n.model.bundles import Bundle, BundleBuilder
+from parlance_i18n.model.catalog import Catalog
+from parlance_i18n.model.checks import catalog_problems, check_locales, summarize_locales
+from parlance_i18n.errors import I18nError, NoBundlesLoaded
+from parlance_i18n.locales import parse_locale
+from parlance_i18n.tools.models import (
+    AddMessagesInput,
+    AddMessagesOutput,
+    CheckInput,
+    CheckOutput,
+    ListLocalesOutput,
+    NoInput,
+    TranslateInput,
+    TranslateOutput,
+)
+from parlance_i18n.model.project import FileProblem
+from parlance_i18n.model.translator import Translator
+
+__all__ = [
+    "add_messages",
+    "check",
+    "list_locales",
+    "read_bundle",
+    "read_locales",
+    "translate",
+]
+
+META_KEY = "parlance/i18n"
+"""The `_meta` key of what i18n_translate adds when a message in the project's files was skipped."""
+PROGRESS_THRESHOLD = 1000
+"""Bundles larger than this report progress while they compile (one notification per step)."""
+PROGRESS_STEP = 1000
+
+# --- tools ---------------------------------------------------------------------------------------------
+
+
+async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput | ToolResult[TranslateOutput]:
+    translator = session_translator(ctx)
+    with _domain_errors:
+        if not translator.ready(args.locale):  # a project locale's files are read on first use: off the loop
+            await anyio.to_thread.run_sync(translator.prepare, args.locale)
+        found = translator.translate(args.key, args.locale, args.variables)
+    output = TranslateOutput(translation=found.translation, locale=found.locale, fallback=found.fallback)
+    if found.fallback and translator.catalog.project is not None:
+        skipped = translator.skipped(args.key, args.locale)  # the route's locales are read: dict lookups
+        if skipped:  # the locale's file has the key, but not a usable message: say why it fell back
+            return ToolResult(output, meta={META_KEY: {"skipped": [_problem_view(p) for p in skipped]}})
+    return output
+
+
+async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesOutput:
+    with _domain_errors:
+        code = parse_locale(args.locale).code
+    if not ctx.session_persists:  # before reading a single message: the call cannot succeed
+        raise ToolError(
+            "SESSION_STATE_UNAVAILABLE",
+            "this connection keeps no state between calls (MCP 2026-07-28 over HTTP, or `parlance call`), so "
+            f"the {code} bundle would be gone before your next call. Load bundles at startup instead: "
+            "[packs.i18n] bundle_dirs, or a language pack's messages/ folder.",
+            {"locale": code},
+        )
+    translator = session_translator(ctx)
+    # One add at a time per session, so what `admit` checked still holds when the bundle is installed.
+    async with ctx.session_state.setdefault("adding", anyio.Lock()):
+        with _domain_errors:
+            # Flattening, the limits and compiling are all in proportion to the request: off the event
+            # loop, so other sessions are served meanwhile. The limits come first: a bundle that could
+            # not be kept is refused before it is compiled.
+            builder = await anyio.to_thread.run_sync(_admitted, translator, args.locale, args.messages, args.merge)
+            steps = builder.steps(PROGRESS_STEP)
+            while (done := await anyio.to_thread.run_sync(next, steps, None)) is not None:
+                if builder.total > PROGRESS_THRESHOLD:
+                    await ctx.report_progress(done, builder.total, f"compiled {done} of {builder.total} messages")
+            bundle = translator.install(builder.build(), merge=args.merge)
+    return AddMessagesOutput(locale=bundle.code, message_count=len(bundle.messages))
+
+
+async def list_locales(args: NoInput, ctx: ToolContext) -> ListLocalesOutput:
+    # Counting a project locale's messages reads its files: off the event loop.
+    return await anyio.to_thread.run_sync(_locales_listing, session_translator(ctx))
+
+
+async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
+    translator = session_translator(ctx)
+    with _domain_errors:
+        codes = [parse_locale(args.locale).code] if args.locale is not None else None
+        if not translator.bundles:
+            raise NoBundlesLoaded("no message bundles are loaded, so there is nothing to check")
+    # Reading every message's arguments compiles those kept as text: off the event loop too, telling
+    # the client after each locale (a project's check takes seconds).
+    def checked(done: int, total: int, code: str) -> None:
+        anyio.from_thread.run(ctx.report_progress, done, total, f"checked {code} ({done} of {total})")
+
+    reference, reports = await anyio.to_thread.run_sync(check_locales, translator, codes, args.limit, checked)
+    return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference, locales=reports,
+                       catalog_problems=catalog_problems(translator))
+
+
+# --- resources -----------------------------------------------------------------------------------------
+
+
+async def read_locales(ctx: ToolContext) -> dict[str, Any]:
+    """i18n://locales: what i18n_list_locales returns."""
+    return _locales_listing(session_translator(ctx)).model_dump(mode="json")
+
+
+async def complete_locale(value: str, arguments: dict[str, str], ctx: ToolContext) -> list[str]:
+    """Completion for i18n://bundles/{locale}: the session's locales that start with what was typed
+    (case-insensitive, `_` read as `-`)."""
+    typed = value.replace("_", "-").lower()
+    return sorted(code for code in session_translator(ctx).bundles if code.lower().startswith(typed))
+
+
+async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
+    """i18n://bundles/{locale}: a bundle's message sources; None (not found) for an unknown locale."""
+    try:
+        code = parse_locale(locale).code
+    except I18nError:
+        return None
+    bundle = session_translator(ctx).bundles.get(code)
+    if bundle is None:
+        return None
+    return await anyio.to_thread.run_sync(_bundle_view, code, bundle)  # a project locale reads its files
+
+
+def _bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
+    """Each message as its file writes it: a text, or a plural's forms (by category; gettext: by index)."""
+    messages = bundle.messages
+    as_written = getattr(messages, "text", None)
+    return {
+        "locale": code,
+        "message_count": len(messages),
+        "messages": {key: (as_written(key) if as_written else None) or message.source
+                     for key in sorted(messages) if (message := messages.get(key)) is not None},
+    }
+
+
+# --- helpers -------------------------------------------------------------------------------------------
+
+
+def session_translator(ctx: ToolContext) -> Translator:
+    """This session's translator, created over the shared catalog on first use."""
+    translator = ctx.session_state.get("translator")
+    if translator is None:
+        catalog: Catalog = ctx.state
+        translator = ctx.session_state["translator"] = Translator(catalog)
+    return translator  # type: ignore[no-any-return]
+
+
+def _admitted(translator: Translator, locale: str, messages: object, merge: bool) -> BundleBuilder:
+    builder = translator.builder(locale, messages)
+    translator.admit(builder, merge=merge)
+    return builder
+
+
+def _problem_view(problem: FileProblem) -> dict[str, Any]:
+    return {"catalog": problem.catalog, "file": str(problem.path), "line": problem.line, "key": problem.key,
+            "reason": problem.reason}
+
+
+def _locales_listing(translator: Translator) -> ListLocalesOutput:
+    summaries = summarize_locales(translator)
+    return ListLocalesOutput(locales=summaries, default_locale=translator.default_locale.code, total=len(summaries))
+
+
+class _DomainErrors:
+    """Turns the pack's domain errors into tool errors with the same code.
+
+    A class rather than `@contextmanager`: it guards `translate`, the pack's hot path, where a
+    generator-based context costs several times more. It keeps no state, so one instance serves.
+    """
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, traceback: object) -> None:
+        if isinstance(exc, I18nError):
+            raise ToolError(exc.code, exc.message, exc.data) from None
+
+
+_domain_errors = _DomainErrors()

@@ -1,0 +1,391 @@
+"""The localization loop's tools: what is missing, work items with a ready prompt, and validated writes
+back into the project's catalog files. Loaded on the first call, like `tools`.
+
+Nothing here keeps per-session state: every call reads the project's files (through the shared,
+lazily read `ProjectLocale`s, reloaded when a file changed on disk), so the tools behave the same
+over stdio, stateful HTTP and stateless 2026-07-28 HTTP. Blocking work (reading, validating,
+writing files) runs in a worker thread.
+
+Every write is logged as events (each file written, with its sizes; the call's counts of written,
+unchanged and refused messages), never with a message text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import anyio
+from parlance import SamplingFailed, SamplingUnavailable, ToolContext, ToolError, ToolResult
+
+from parlance_i18n.model.catalog import Catalog
+from parlance_i18n.errors import I18nError
+from parlance_i18n.locales import LocaleTag, parse_locale
+from parlance_i18n.loop.glossary import Glossary, StyleNotes, Term, load_glossary
+from parlance_i18n.loop.lockfile import SourceLock
+from parlance_i18n.loop.prompting import render_prompt
+from parlance_i18n.loop.status import LocaleStatus, catalog_status, catalog_views
+from parlance_i18n.loop.workitems import WorkItem, work_items
+from parlance_i18n.loop.writes import WritePlan, apply, plan_delete_keys, plan_rename_key, plan_set_messages
+from parlance_i18n.tools.models import (
+    DeleteKeysInput,
+    Example,
+    GlossaryTerm,
+    KeyResult,
+    LocaleStatusReport,
+    MissingInput,
+    MissingOutput,
+    RenameKeyInput,
+    SetMessagesInput,
+    StatusInput,
+    StatusOutput,
+    TranslateMissingInput,
+    TranslateMissingOutput,
+    WorkItemView,
+    WriteOutput,
+)
+from parlance_i18n.model.project import Project, ProjectLocale
+from parlance_i18n.settings import I18nSettings
+
+__all__ = ["delete_keys", "missing", "rename_key", "set_messages", "status", "translate_missing"]
+
+logger = logging.getLogger(__name__)
+
+META_KEY = "parlance/i18n"
+_SAMPLE_MAX_TOKENS = 8192
+
+
+# --- reading -------------------------------------------------------------------------------------------
+
+
+async def status(args: StatusInput, ctx: ToolContext) -> StatusOutput:
+    project = _project(ctx)
+    with _domain_errors():
+        locales = [_locale(project, args.locale)] if args.locale is not None else list(project.locales.values())
+    source = _source(project)
+    lock = _lock(ctx, project)
+
+    def build() -> list[LocaleStatusReport]:
+        reports = []
+        for target in locales:
+            if target.tag == project.source_tag:
+                continue
+            _refresh(source, target)
+            for found in catalog_status(project, source, target, lock, catalog=args.catalog, limit=args.limit):
+                reports.append(_status_view(found, details=args.details))
+        return reports
+
+    with _domain_errors():  # an unknown catalog, a lock file that is not one: sentences, not crashes
+        catalogs = await anyio.to_thread.run_sync(build)
+    return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs)
+
+
+async def missing(args: MissingInput, ctx: ToolContext) -> ToolResult[MissingOutput]:
+    page = await _work_page(ctx, args.locale, args.catalog, args.limit, args.cursor)
+    output = MissingOutput(locale=page.code, items=page.views, next_cursor=page.next_cursor)
+    text = page.prompt or f"Nothing is missing in {page.code}" + (f" ({args.catalog})" if args.catalog else "") + "."
+    return ToolResult(output, text=text, meta={META_KEY: {"prompt": page.prompt}})
+
+
+@dataclasses.dataclass(frozen=True)
+class _Page:
+    project: Project
+    target: ProjectLocale
+    items: list[WorkItem]
+    views: list[WorkItemView]
+    next_cursor: str | None
+    prompt: str
+
+    @property
+    def code(self) -> str:
+        return self.target.tag.code
+
+
+async def _work_page(ctx: ToolContext, locale: str, catalog: str | None, limit: int, cursor: str | None) -> _Page:
+    """A page of work items for `locale`, read off the event loop, and the prompt that translates it."""
+    project = _project(ctx)
+    with _domain_errors():
+        target = _locale(project, locale, create_hint=True)
+    source = _source(project)
+
+    def build() -> tuple[list[WorkItem], str | None, StyleNotes]:
+        glossary, notes = _glossary(ctx, target.tag)
+        _refresh(source, target)
+        items, next_cursor = work_items(source, target, glossary, catalog=catalog, limit=limit, cursor=cursor,
+                                        lock=_lock(ctx, project))
+        return items, next_cursor, notes
+
+    with _domain_errors():  # a bad glossary file or cursor: a sentence naming it
+        items, next_cursor, notes = await anyio.to_thread.run_sync(build)
+    prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag) if items else ""
+    root = _root(ctx)
+    return _Page(project, target, items, [_item_view(item, root) for item in items], next_cursor, prompt)
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+
+async def set_messages(args: SetMessagesInput, ctx: ToolContext) -> WriteOutput:
+    project = _project(ctx)
+    with _domain_errors():
+        target = _locale(project, args.locale, create_hint=True)
+    return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, args.dry_run)
+
+
+async def _set(ctx: ToolContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
+               catalog: str | None, allow_new_keys: bool, dry_run: bool) -> WriteOutput:
+    settings: I18nSettings = ctx.settings or I18nSettings()
+    limit = settings.max_message_chars
+    too_long = sorted(key for key, value in messages.items()
+                      if len(key) > limit or any(len(text) > limit for text in _texts(value)))
+    if too_long:
+        raise ToolError("INVALID_MESSAGES",
+                        f"{len(too_long)} message(s) or key(s) are longer than {limit:,} characters "
+                        "(setting [packs.i18n] max_message_chars); nothing was written",
+                        {"keys": [key[:80] for key in too_long[:20]], "limit": limit})
+
+    def plan() -> WritePlan:
+        glossary, _ = _glossary(ctx, target.tag)
+        return plan_set_messages(target, _source(project), messages, catalog=catalog,
+                                 allow_new_keys=allow_new_keys, glossary_check=glossary.missing_in)
+
+    return await _write(ctx, project, dry_run, plan, record=target)
+
+
+def _texts(value: Any) -> list[str]:
+    return [value] if isinstance(value, str) else [v for v in value.values() if isinstance(v, str)]
+
+
+async def rename_key(args: RenameKeyInput, ctx: ToolContext) -> WriteOutput:
+    project = _project(ctx)
+    locales = list(project.locales.values())
+    return await _write(ctx, project, args.dry_run,
+                        lambda: plan_rename_key(locales, args.old, args.new,
+                                                catalog=args.catalog))
+
+
+async def delete_keys(args: DeleteKeysInput, ctx: ToolContext) -> WriteOutput:
+    project = _project(ctx)
+    locales = list(project.locales.values())
+    return await _write(ctx, project, args.dry_run,
+                        lambda: plan_delete_keys(locales, list(args.keys), catalog=args.catalog))
+
+
+async def translate_missing(args: TranslateMissingInput, ctx: ToolContext) -> ToolResult[TranslateMissingOutput]:
+    """Sampling when the client offers it; otherwise the work items and the prompt (never an error)."""
+    page = await _work_page(ctx, args.locale, args.catalog, args.limit, None)
+    code = page.code
+    if not page.items:
+        return ToolResult(TranslateMissingOutput(locale=code, mode="sampled"), text=f"Nothing is missing in {code}.")
+    if not ctx.can_sample:
+        return _work_items_result(page, "your client offers no sampling")
+    try:  # before any side effect: on 2026-07-28 the host may run this call again with the answer
+        sampled = await ctx.sample(page.prompt, max_tokens=_SAMPLE_MAX_TOKENS)
+    except (SamplingUnavailable, SamplingFailed):
+        return _work_items_result(page, "the client declined to sample")
+    answer = _parse_answer(sampled.text, {item.key for item in page.items})
+    if answer is None:
+        return _work_items_result(page, "the model's answer was not the JSON object asked for")
+    written = await _set(ctx, page.project, page.target, answer, args.catalog, False, False)
+    output = TranslateMissingOutput(locale=code, mode="sampled", results=written.results,
+                                    next_cursor=page.next_cursor, diff=written.diff)
+    return ToolResult(output, text=f"{written.written} written, {written.refused} refused, "
+                                   f"{written.unchanged} unchanged in {code}.\n{written.diff}")
+
+
+async def _write(ctx: ToolContext, project: Project, dry_run: bool,
+                 plan: Any, record: ProjectLocale | None = None) -> WriteOutput:
+    notes: list[str] = []
+
+    def run() -> WritePlan:
+        planned: WritePlan = plan()
+        if dry_run:
+            return planned
+        _refuse_links_out_of_catalogs(project, planned)
+        done = apply(planned)
+        for locale in project.locales.values():  # an .xcstrings file is every locale's
+            if any(file.path in done.files for file in locale.files):
+                locale.reload()  # every session's next translate sees what was written
+        if record is not None:
+            try:
+                _record_sources(ctx, project, record, done)
+            except (I18nError, OSError) as exc:  # the files are written: say so, and what was not recorded
+                notes.append(exc.message if isinstance(exc, I18nError) else
+                             f"the lock file could not be written ({exc.__class__.__name__}): the translations are "
+                             "written, but not which source texts they were made from")
+                logger.warning("i18n.lock_file_not_written", extra={"error": exc.__class__.__name__})
+        for path, (before, after) in done.files.items():
+            logger.info("i18n.catalog_written", extra={"file": str(path), "bytes_before": len(before),
+                                                       "bytes_after": len(after)})
+        return done
+
+    with _domain_errors():
+        done = await anyio.to_thread.run_sync(run)
+    root = _root(ctx)  # paths as the project's own: relative to parlance.toml's folder
+    results = [KeyResult(o.key, o.status, list(o.reasons), _relative(o.file, root)) for o in done.outcomes]
+    counts = {status: sum(1 for r in results if r.status == status) for status in ("written", "unchanged", "refused")}
+    if not dry_run:
+        logger.info("i18n.messages_written", extra=counts)
+    return WriteOutput(dry_run=dry_run, written=counts["written"], unchanged=counts["unchanged"],
+                       refused=counts["refused"], results=results, diff=done.diff(root), notes=notes)
+
+
+def _refuse_links_out_of_catalogs(project: Project, planned: WritePlan) -> None:
+    """Parlance writes only inside each catalog's own folder (the part of its path before any
+    placeholder): a catalog file that is a link to a file elsewhere (a cloned repository can hold
+    one) is refused, and nothing is written."""
+    bases = {source.label: _fixed_prefix(source.path) for source in project.sources}
+    files = {file.path: file for locale in project.locales.values() for file in locale.files}
+    for path in planned.files:
+        file = files.get(path)
+        base = Path(os.path.realpath(bases[file.catalog])) if file is not None else None
+        real = Path(os.path.realpath(path))
+        if base is None or not real.is_relative_to(base):
+            raise ToolError("UNSAFE_PATH", f"{path} leads outside its catalog's folder (to {real}): Parlance writes "
+                                           "only inside it, so nothing was written; replace the link with the file",
+                            {"file": str(path)})
+
+
+def _fixed_prefix(path: Path) -> Path:
+    """The folders of a catalog path before its first placeholder (the file's folder without one)."""
+    parts = []
+    for part in path.parts[:-1]:
+        if "{" in part:
+            break
+        parts.append(part)
+    return Path(*parts) if parts else Path(".")
+
+
+def _record_sources(ctx: ToolContext, project: Project, target: ProjectLocale, done: WritePlan) -> None:
+    """Note the source text each written translation was made from, so a later change makes it stale."""
+    written = {outcome.key for outcome in done.outcomes if outcome.status == "written"}
+    if not written:
+        return
+    lock = _lock(ctx, project)
+    for view in catalog_views(_source(project), target, order=[source.label for source in project.sources]):
+        entries = {key: text for key in written if view.has_key(key) and (text := view.source_text(key)) is not None}
+        if entries:
+            lock.record(view.name, target.tag.code, entries)
+
+
+# --- helpers -------------------------------------------------------------------------------------------
+
+
+def _project(ctx: ToolContext) -> Project:
+    catalog: Catalog = ctx.state
+    if catalog.project is None:
+        raise ToolError("NO_CATALOGS", "no project catalogs are configured: add a [[packs.i18n.catalogs]] entry "
+                                       "(path with {locale}, relative to parlance.toml) and restart the server")
+    return catalog.project
+
+
+def _locale(project: Project, code: str | None, *, create_hint: bool = False) -> ProjectLocale:
+    tag = parse_locale(code)
+    found = project.locales.get(tag.code)
+    if found is None:
+        known = ", ".join(project.locales) or "none"
+        hint = (" Create its file first (the catalog's path with {locale} spelled for this locale), then restart."
+                if create_hint else "")
+        raise ToolError("UNKNOWN_LOCALE",
+                        f"no catalog file is for {tag.code}; the project's locales are: {known}.{hint}",
+                        {"locale": tag.code})
+    return found
+
+
+def _source(project: Project) -> ProjectLocale:
+    found = project.locales.get(project.source_tag.code)
+    if found is None:
+        raise ToolError("NO_SOURCE_FILES", f"no catalog file is for the source locale {project.source_tag.code}: set "
+                                           "[packs.i18n] source_locale to the locale the project is written in",
+                        {"locale": project.source_tag.code})
+    return found
+
+
+def _refresh(*locales: ProjectLocale) -> None:
+    for locale in locales:
+        if locale.changed_on_disk():
+            locale.reload()
+
+
+def _lock(ctx: ToolContext, project: Project) -> SourceLock:
+    settings: I18nSettings = ctx.settings or I18nSettings()
+    return SourceLock(settings.lock_file)  # the host resolved it beside parlance.toml
+
+
+def _root(ctx: ToolContext) -> Path:
+    """The project's folder: where parlance.toml is, which the host resolved the lock file against."""
+    settings: I18nSettings = ctx.settings or I18nSettings()
+    return settings.lock_file.parent
+
+
+def _relative(file: str | None, root: Path) -> str | None:
+    if file is None:
+        return None
+    path = Path(file)
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else file
+
+
+def _glossary(ctx: ToolContext, tag: LocaleTag) -> tuple[Glossary, StyleNotes]:
+    settings: I18nSettings = ctx.settings or I18nSettings()
+    return load_glossary(tag, ctx.language_packs, list(settings.glossaries))
+
+
+def _status_view(found: LocaleStatus, *, details: bool) -> LocaleStatusReport:
+    if details:
+        return found
+    return dataclasses.replace(found, missing_keys=[], untranslated_keys=[], fuzzy_keys=[], stale_keys=[],
+                               invalid_messages=[])
+
+
+def _item_view(item: WorkItem, root: Path) -> WorkItemView:
+    return WorkItemView(
+        key=item.key, source=item.source, reason=item.reason, placeholders=list(item.placeholders),
+        plural_categories=list(item.plural_categories), catalog=item.catalog, file=_relative(item.file, root),
+        comment=item.comment, context=item.context, max_length=item.max_length,
+        glossary=[_term_view(term) for term in item.glossary],
+        examples=[Example(source, translation) for source, translation in item.examples],
+    )
+
+
+def _term_view(term: Term) -> GlossaryTerm:
+    return GlossaryTerm(term.source, term.target)
+
+
+def _work_items_result(page: _Page, why: str) -> ToolResult[TranslateMissingOutput]:
+    output = TranslateMissingOutput(locale=page.code, mode="work_items", items=page.views,
+                                    next_cursor=page.next_cursor)
+    text = (f"Not translated here: {why}. Translate these {len(page.views)} messages with the prompt below, then "
+            f"call i18n_set_messages with locale {page.code!r} and the JSON object as `messages`.\n\n{page.prompt}")
+    return ToolResult(output, text=text, meta={META_KEY: {"prompt": page.prompt}})
+
+
+def _parse_answer(text: str, keys: set[str]) -> dict[str, Any] | None:
+    """The JSON object in the model's answer (a fenced block or the first {...}), keys asked for only."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        found = json.loads(text[start:end + 1])
+    except ValueError:
+        return None
+    if not isinstance(found, dict):
+        return None
+    return {key: value for key, value in found.items()
+            if key in keys and (isinstance(value, str) or (isinstance(value, dict)
+                                                           and all(isinstance(v, str) for v in value.values())))}
+
+
+class _domain_errors:  # noqa: N801 - used as a context manager
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, traceback: object) -> None:
+        if isinstance(exc, I18nError):
+            raise ToolError(exc.code, exc.message, exc.data) from None
+        if isinstance(exc, ValueError) and kind is ValueError:  # a stale cursor and the like: a sentence for the caller
+            raise ToolError("INVALID_ARGUMENTS", str(exc)) from None
+
