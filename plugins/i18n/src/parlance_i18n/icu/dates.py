@@ -218,6 +218,7 @@ class _PatternGenerator:
         if not date or not time:
             return date or time
         month = wanted.original[_MONTH]
+        # A field kept in `original` has a row, so `_row` is not None here.
         month_width = 1 if month and _row(month)[2] > 0 else len(month)  # type: ignore[index]
         if month_width == 4:
             style = "full" if wanted.original[_WEEKDAY] else "long"

@@ -49,7 +49,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from parlance_i18n.icu.locale_formats import LocaleFormats, js_number_text, locale_formats
 from parlance_i18n.icu.quick import quick_build
@@ -65,7 +65,7 @@ from parlance_i18n.icu.syntax import (
     parse,
     parse_fully,
 )
-from parlance_i18n.icu.plurals import TABLE_SIZE, PluralRules, as_number
+from parlance_i18n.icu.plurals import TABLE_SIZE, Number, PluralRules, as_number
 
 __all__ = ["Facts", "Message", "MessageSyntaxError", "PluralUse", "compile_message", "message_facts", "value_text"]
 
@@ -96,6 +96,7 @@ Facts = tuple[frozenset[str], tuple["PluralUse", ...]]
 """A message's argument names and plural uses (`Message.facts`)."""
 _NO_FACTS: Facts = (frozenset(), ())
 _sizeof = sys.getsizeof
+_Piece = TypeVar("_Piece")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,15 +153,15 @@ def message_facts(text: str) -> Facts:
 def _text(value: Any) -> str | None:
     """How `{name}` prints a value, as FormatJS does (`String(value)`: 1.0 is "1"); None when it does not."""
     if value.__class__ is float:
-        return js_number_text(value)  # type: ignore[arg-type]
+        return js_number_text(value)
     return value_text(value)
 
 
 def value_text(value: Any) -> str | None:
     """How a variable's value prints, or None when it does not (missing, null, or not a scalar)."""
-    kind = value.__class__
+    kind = value.__class__  # read once for every test below, which is why mypy cannot narrow `value`
     if kind is str:
-        return value  # type: ignore[no-any-return]
+        return value  # type: ignore[no-any-return]  # a str: `kind is str`
     if kind is bool:
         return "true" if value else "false"
     if kind is int or kind is float:
@@ -413,7 +414,7 @@ def _run(steps: Steps, values: Values, limit: int, pound: str, rules: LocaleForm
 
 def _argument(node: Steps, values: Values, limit: int, pound: str, rules: LocaleFormats) -> str:
     value = values.get(node[1])
-    return value if value.__class__ is str else (_text(value) or node[2])  # type: ignore[no-any-return]
+    return value if value.__class__ is str else (_text(value) or node[2])
 
 
 def _number(node: Steps, values: Values, limit: int, pound: str, rules: LocaleFormats) -> str:
@@ -421,7 +422,7 @@ def _number(node: Steps, values: Values, limit: int, pound: str, rules: LocaleFo
     value = values.get(name)
     number = as_number(value)
     if number is None:
-        return _text(value) or missing  # type: ignore[no-any-return]
+        return _text(value) or missing
     return rules.number(number, style)
 
 
@@ -430,7 +431,7 @@ def _date(node: Steps, values: Values, limit: int, pound: str, rules: LocaleForm
     value = values.get(name)
     number = as_number(value)
     text = rules.date(number, kind, style) if number is not None else None
-    return text if text is not None else (_text(value) or missing)  # type: ignore[no-any-return]
+    return text if text is not None else (_text(value) or missing)
 
 
 def _plural(node: Steps, values: Values, limit: int, pound: str, rules: LocaleFormats) -> str:
@@ -455,11 +456,11 @@ def _plural(node: Steps, values: Values, limit: int, pound: str, rules: LocaleFo
     return _run(branch, values, limit, rules.number(shifted), rules)
 
 
-def _exact(exact: Steps, number: Any) -> Steps | None:
+def _exact(exact: tuple[tuple[Decimal, Steps], ...], number: Number) -> Steps | None:
     # `=N` keys are Decimals; ints, floats and Decimals that are equal compare equal.
     for key, branch in exact:
         if key == number:
-            return branch  # type: ignore[no-any-return]
+            return branch
     return None
 
 
@@ -506,13 +507,13 @@ class _Compiler:
     # --- the Builder methods, which icu_quick calls -------------------------------------------------
 
     def text(self, text: str) -> str:
-        return self._share(text)  # type: ignore[no-any-return]
+        return self._share(text)
 
     def sequence(self, items: tuple[Any, ...]) -> Steps:
-        return self._share(items)  # type: ignore[no-any-return]
+        return self._share(items)
 
     def argument(self, name: str, source: str) -> Steps:
-        return self._share((_ARG, self._share(name), source))  # type: ignore[no-any-return]
+        return self._share((_ARG, self._share(name), source))
 
     def plural(self, name: str, ordinal: bool, offset: int, exact: list[tuple[Decimal, Steps]],
                cases: list[tuple[str, Steps]]) -> Steps:
@@ -521,19 +522,19 @@ class _Compiler:
         branches = share(tuple([branch for _, branch in cases]))
         exact_branches = share(tuple([share(pair) for pair in exact]))
         node = (_PLURAL, share(name), ordinal, offset, exact_branches, keys, branches, branches[keys.index("other")])
-        return share(node)  # type: ignore[no-any-return]
+        return share(node)
 
     def select(self, name: str, cases: list[tuple[str, Steps]]) -> Steps:
         share = self._share
         keys = share(tuple([share(key) for key, _ in cases]))
         branches = share(tuple([branch for _, branch in cases]))
         node = (_SELECT, share(name), keys, branches, branches[keys.index("other")])
-        return share(node)  # type: ignore[no-any-return]
+        return share(node)
 
     # --- the syntax tree of the other shapes ---------------------------------------------------------
 
     def _sequence(self, parts: Parts) -> Steps:
-        return self._share(tuple(map(self._step, parts)))  # type: ignore[no-any-return]
+        return self._share(tuple(map(self._step, parts)))
 
     def _step(self, part: Any) -> Any:
         kind = part.__class__
@@ -555,11 +556,11 @@ class _Compiler:
             return self.select(part.name, [(key, self._sequence(branch)) for key, branch in part.cases.items()])
         raise TypeError(f"unexpected syntax node {kind.__name__}")  # pragma: no cover
 
-    def _share(self, piece: Any) -> Any:
+    def _share(self, piece: _Piece) -> _Piece:
         """The equal piece made before, or `piece` itself, counted, when it is the first."""
         shared = self._shared
         if shared is not None:  # a small piece is looked for, and kept, in `shared` alone
-            found = shared.setdefault(piece, piece)  # one lookup, whether it is there or not
+            found: _Piece = shared.setdefault(piece, piece)  # one lookup, whether it is there or not
             if found is not piece:
                 return found
             size = _sizeof(piece)
@@ -567,11 +568,11 @@ class _Compiler:
                 self.cost += size
                 return piece
             del shared[piece]  # too large to keep beyond this message
-        found = self._memo.get(piece)
-        if found is None:
-            found = self._memo[piece] = piece
+        made: _Piece | None = self._memo.get(piece)
+        if made is None:
+            made = self._memo[piece] = piece
             self.cost += _sizeof(piece)
-        return found
+        return made
 
 
 def _collect_parts(parts: Parts, arguments: set[str], plurals: list[PluralUse]) -> None:

@@ -125,7 +125,7 @@ def resolve(options: NumberOptions) -> Resolved:
     max_sig = _digits(given, "maximumSignificantDigits", min_sig or 1, 21, None)
     min_frac = _digits(given, "minimumFractionDigits", 0, 100, None)
     max_frac = _digits(given, "maximumFractionDigits", 0, 100, None)
-    if style == "currency" and notation == "standard":
+    if style == "currency" and notation == "standard" and currency is not None:  # it is, for this style
         default_min = default_max = get_currency_precision(currency)
     else:
         default_min, default_max = 0, (0 if style == "percent" else 3)
@@ -143,7 +143,7 @@ def resolve(options: NumberOptions) -> Resolved:
     if need_frac:
         if has_frac:
             if min_frac is None:
-                min_frac = min(default_min, max_frac)  # type: ignore[type-var]
+                min_frac = min(default_min, max_frac)  # type: ignore[type-var]  # has_frac: max_frac is set
             elif max_frac is None:
                 max_frac = max(default_max, min_frac)
             elif min_frac > max_frac:
@@ -177,11 +177,11 @@ _SAFE = 2**53
 def js_decimal(value: int | float | Decimal) -> Decimal:
     """The exact decimal ICU formats for a value: a float's shortest round-trip digits (an integer
     beyond 2**53 first becomes the double JSON.parse would make of it). Infinities stay infinite."""
-    kind = value.__class__
-    if kind is int and -_SAFE <= value <= _SAFE:  # type: ignore[operator]
+    kind = value.__class__  # read once for both tests, which is why mypy cannot narrow `value`
+    if kind is int and -_SAFE <= value <= _SAFE:
         return Decimal(value)
     if kind is Decimal:
-        return value  # type: ignore[return-value]
+        return value  # type: ignore[return-value]  # a Decimal: `kind is Decimal`
     try:
         number = float(value)
     except OverflowError:
@@ -334,7 +334,7 @@ def numbering_digits(cldr: Any) -> dict[int, int] | None:
 def _cldr_chain(locale_id: str) -> list[str]:
     chain = [locale_id]
     while (parent := cldr_parent(chain[-1])) not in (None, "root") and parent not in chain:
-        chain.append(parent)  # type: ignore[arg-type]
+        chain.append(parent)
     return chain
 
 
@@ -642,7 +642,7 @@ def _compact_shift(table: Any, magnitude: int) -> int:
     key = _compact_key(table, magnitude)
     if key is None:
         return 0
-    text = table["other"][key].pattern
+    text: str = table["other"][key].pattern
     zeros = text.count("0")
     if text == "0" or zeros == 0:
         return 0

@@ -116,7 +116,8 @@ def quick_build(text: str, builder: Builder) -> Any:
 
 def quick_parse(text: str) -> Parts | None:
     """The message's parts when it has one of the common shapes and is valid; None otherwise."""
-    return quick_build(text, _PARTS)  # type: ignore[no-any-return]
+    parts: Parts | None = quick_build(text, _PARTS)
+    return parts
 
 
 def quick_check(text: str) -> bool:
@@ -133,6 +134,7 @@ def _scan(text: str) -> list[str | re.Match[str] | _Choice] | None:
     items: list[str | re.Match[str] | _Choice] = []
     pos, end = 0, len(text)
     while True:
+        # `_TEXT` may match nothing, so it always matches.
         stop = pos if text.startswith("{", pos) else _TEXT.match(text, pos).end()  # type: ignore[union-attr]
         if stop > pos:
             items.append(text[pos:stop])
