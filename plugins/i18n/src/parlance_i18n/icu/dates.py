@@ -336,7 +336,7 @@ class DateFormatter:
     __slots__ = ("pattern", "_cldr", "_digits", "_parts")
 
     def __init__(self, locale_id: str, options: DateOptions) -> None:
-        from parlance_i18n.icu.numbers import numbering_digits
+        from parlance_i18n.icu.number_data import numbering_digits
 
         cldr = cldr_data(locale_id)
         self._cldr = cldr

@@ -22,7 +22,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from parlance_i18n.icu.dates import DATE_STYLES, TIME_STYLES, date_formatter, instant, locale_hour_char
-from parlance_i18n.icu.numbers import NumberFormatter, js_decimal, resolve
+from parlance_i18n.icu.number_options import resolve
+from parlance_i18n.icu.numbers import NumberFormatter, js_decimal
 from parlance_i18n.icu.skeletons import DateOptions, NumberOptions, date_skeleton_options
 from parlance_i18n.icu.plurals import TABLE_SIZE, Number, PluralRules
 

@@ -42,7 +42,7 @@ from parlance_i18n.icu.nodes import (
     Pound,
     SelectArgument,
 )
-from parlance_i18n.icu.numbers import resolve
+from parlance_i18n.icu.number_options import resolve
 from parlance_i18n.icu.quick import quick_check, quick_parse
 from parlance_i18n.icu.skeletons import (
     NUMBER_INTEGER,
