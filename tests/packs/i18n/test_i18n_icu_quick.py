@@ -21,7 +21,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from parlance_i18n.icu import messageformat
+from parlance_i18n.icu.compiler import Compiler
+from parlance_i18n.icu.facts import steps_facts
 from parlance_i18n.icu.quick import quick_check, quick_parse
 from parlance_i18n.icu.syntax import MessageSyntaxError, Parts, parse, parse_fully, validate
 from parlance_i18n.locales import parse_locale
@@ -166,13 +167,11 @@ def assert_agree(text: str) -> None:
     assert shape(parse(text)) == shape(expected)
     if quick is not None:
         assert shape(quick) == shape(expected)
-    steps = messageformat._Compiler().message(text)  # through the shortcut when it takes the message
-    assert steps == messageformat._Compiler()._sequence(expected)  # the same steps as from the full tree
-    names: set[str] = set()
-    uses: list[messageformat.PluralUse] = []
-    messageformat._collect(steps, names, uses)
-    assert message_facts(text) == (frozenset(names), tuple(uses))
-    assert compile_message(text, plural_rules(parse_locale("ru"))).facts() == (frozenset(names), tuple(uses))
+    steps = Compiler().message(text)  # through the shortcut when it takes the message
+    assert steps == Compiler()._sequence(expected)  # the same steps as from the full tree
+    facts = steps_facts(steps)
+    assert message_facts(text) == facts
+    assert compile_message(text, plural_rules(parse_locale("ru"))).facts() == facts
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])

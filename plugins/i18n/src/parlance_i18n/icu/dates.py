@@ -218,6 +218,7 @@ class _PatternGenerator:
         if not date or not time:
             return date or time
         month = wanted.original[_MONTH]
+        # A field kept in `original` has a row, so `_row` is not None here.
         month_width = 1 if month and _row(month)[2] > 0 else len(month)  # type: ignore[index]
         if month_width == 4:
             style = "full" if wanted.original[_WEEKDAY] else "long"
@@ -335,7 +336,7 @@ class DateFormatter:
     __slots__ = ("pattern", "_cldr", "_digits", "_parts")
 
     def __init__(self, locale_id: str, options: DateOptions) -> None:
-        from parlance_i18n.icu.numbers import numbering_digits
+        from parlance_i18n.icu.number_data import numbering_digits
 
         cldr = cldr_data(locale_id)
         self._cldr = cldr

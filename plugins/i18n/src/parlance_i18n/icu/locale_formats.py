@@ -22,7 +22,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from parlance_i18n.icu.dates import DATE_STYLES, TIME_STYLES, date_formatter, instant, locale_hour_char
-from parlance_i18n.icu.numbers import NumberFormatter, js_decimal, resolve
+from parlance_i18n.icu.number_options import resolve
+from parlance_i18n.icu.numbers import NumberFormatter, js_decimal
 from parlance_i18n.icu.skeletons import DateOptions, NumberOptions, date_skeleton_options
 from parlance_i18n.icu.plurals import TABLE_SIZE, Number, PluralRules
 
@@ -66,9 +67,9 @@ class LocaleFormats:
         """`n` as `{n, number[, style]}` prints it; `style` is an options tuple (None: the default)."""
         if style is None:
             if n.__class__ is int and 0 <= n < TABLE_SIZE:
-                return self.small[n]  # type: ignore[index]
+                return self.small[n]
             if n.__class__ is Decimal:
-                exponent = n.as_tuple().exponent  # type: ignore[union-attr]
+                exponent = n.as_tuple().exponent
                 if isinstance(exponent, int) and exponent < 0:  # keep the digits the value spells
                     digits = min(-exponent, 100)
                     style = (("maximumFractionDigits", digits), ("minimumFractionDigits", digits))
@@ -105,7 +106,7 @@ class LocaleFormats:
                     if len(self._dates) > 256:
                         self._dates.clear()
                     self._dates[key] = formatter
-            return formatter.format(moment)  # type: ignore[no-any-return]
+            return formatter.format(moment)
         except (ArithmeticError, LookupError, ValueError, TypeError):  # data a locale lacks: never fail a render
             return None
 
@@ -120,15 +121,15 @@ class LocaleFormats:
 def _plural_operand(n: Number) -> Number:
     """The number Intl.PluralRules reads: a float rounded to 3 decimals (half away from zero)."""
     if n.__class__ is float:
-        if not math.isfinite(n):  # type: ignore[arg-type]
+        if not math.isfinite(n):
             return n
         exact = js_decimal(n)
-        if exact.as_tuple().exponent < -3:  # type: ignore[operator]
+        if exact.as_tuple().exponent < -3:  # type: ignore[operator]  # finite, so an int
             exact = exact.quantize(_THOUSANDTH, rounding=ROUND_HALF_UP)
         exact = exact.normalize() if exact else Decimal(0)
         return int(exact) if exact == exact.to_integral_value() else exact
-    if n.__class__ is int and not -(2**53) <= n <= 2**53:  # type: ignore[operator]
-        return _plural_operand(float(n)) if abs(n) < 1e308 else n  # type: ignore[arg-type]
+    if n.__class__ is int and not -(2**53) <= n <= 2**53:
+        return _plural_operand(float(n)) if abs(n) < 1e308 else n
     return n
 
 
@@ -174,7 +175,7 @@ def js_number_text(x: float) -> str:
     _, digits_tuple, exponent = Decimal(repr(abs(x))).normalize().as_tuple()
     digits = "".join(map(str, digits_tuple))
     k = len(digits)
-    n = exponent + k  # type: ignore[operator]
+    n = exponent + k  # type: ignore[operator]  # finite, so an int
     if k <= n <= 21:
         return sign + digits + "0" * (n - k)
     if 0 < n <= 21:

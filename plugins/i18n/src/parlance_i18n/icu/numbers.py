@@ -1,21 +1,18 @@
-"""Numbers as FormatJS renders them: the options FormatJS hands to `Intl.NumberFormat` (from a named
-style or a skeleton, see `icu.skeletons`), formatted as `Intl.NumberFormat` (ECMA-402 on ICU, as
-Node 20 runs it) formats them.
+"""Numbers as FormatJS renders them: formatted as `Intl.NumberFormat` (ECMA-402 on ICU, as Node 20
+runs it) formats them, with the options its constructor makes of a named style or a skeleton
+(`icu.number_options`).
 
 Why not Babel's own formatters: they round half-even, keep every fraction digit of a float, know no
 minimum grouping digits, no sign display and no skeletons, so `{n, number}` would differ from
 FormatJS for 2.5, 1.23456, Spanish 1234 and most skeletons. Babel still supplies every piece of
 CLDR data (symbols, patterns, currencies, units, compact forms, plural rules), read through
-`icu.cldr`.
+`icu.cldr` and `icu.number_data`.
 
-- `resolve(options)` completes and checks the options as the `Intl.NumberFormat` constructor does
-  (digit defaults, currency digits, rounding priority); it raises `ValueError` with a sentence
-  where the constructor throws, which the parser reports as a syntax error, since FormatJS would
-  throw on every render of such a message.
 - `NumberFormatter(locale, resolved).format(x)`: ECMA-402's digit rounding (half-expand by
   default, on the shortest decimal that round-trips the float, as ICU does), sign display, ICU's
   affix and currency-spacing rules, grouping with CLDR's minimum grouping digits, compact and
   scientific notation, currency and unit styles.
+- `js_decimal(value)`: the exact decimal ICU formats for a number as JavaScript holds it.
 
 Where Babel's CLDR (47) and Node's (48) disagree, so does the output: the narrow currency symbol
 (not in Babel's data: the standard one is used), some compact and unit forms.
@@ -23,151 +20,22 @@ Where Babel's CLDR (47) and Node's (48) disagree, so does the output: the narrow
 
 from __future__ import annotations
 
-import functools
 import unicodedata
 from dataclasses import dataclass
-from decimal import (
-    ROUND_CEILING,
-    ROUND_DOWN,
-    ROUND_FLOOR,
-    ROUND_HALF_DOWN,
-    ROUND_HALF_EVEN,
-    ROUND_HALF_UP,
-    ROUND_UP,
-    Context,
-    Decimal,
-)
+from decimal import Context, Decimal
 from typing import TYPE_CHECKING, Any
 
-from parlance_i18n.icu.cldr import cldr_data, cldr_parent
-from parlance_i18n.icu.skeletons import NumberOptions
+from parlance_i18n.icu.number_data import LocaleNumbers, NumberPattern, locale_numbers, number_pattern, unit_patterns
 
 if TYPE_CHECKING:
     from babel import Locale
 
-__all__ = ["NumberFormatter", "Resolved", "js_decimal", "numbering_digits", "resolve"]
+    from parlance_i18n.icu.number_options import Resolved
+
+__all__ = ["NumberFormatter", "js_decimal"]
 
 _CONTEXT = Context(prec=800, Emax=999_999, Emin=-999_999)
 """Room for every digit of any double (about 770 with the fraction) and of the digit options."""
-
-_ROUNDING = {"ceil": ROUND_CEILING, "floor": ROUND_FLOOR, "expand": ROUND_UP, "trunc": ROUND_DOWN,
-             "halfEven": ROUND_HALF_EVEN, "halfTrunc": ROUND_HALF_DOWN, "halfExpand": ROUND_HALF_UP}
-
-# --- the Intl.NumberFormat constructor ------------------------------------------------------------------
-
-_SANCTIONED_UNITS = frozenset(
-    "acre bit byte celsius centimeter day degree fahrenheit fluid-ounce foot gallon gigabit gigabyte gram "
-    "hectare hour inch kilobit kilobyte kilogram kilometer liter megabit megabyte meter microsecond mile "
-    "mile-scandinavian milliliter millimeter millisecond minute month nanosecond ounce percent petabyte pound "
-    "second stone terabit terabyte week yard year".split()
-)
-"""ECMA-402's units (a unit may also be `X-per-Y` of two of them)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    """What the Intl.NumberFormat constructor makes of the options (ECMA-402, InitializeNumberFormat)."""
-
-    style: str
-    currency: str | None
-    currency_display: str
-    currency_sign: str
-    unit: str | None
-    unit_display: str
-    notation: str
-    compact_display: str
-    sign_display: str
-    grouping: str | None  # "auto", "min2", "always" or None for none
-    min_integer: int
-    min_fraction: int
-    max_fraction: int
-    min_significant: int
-    max_significant: int
-    rounding_type: str  # "fraction", "significant", "morePrecision" or "lessPrecision"
-    rounding: str
-    strip_if_integer: bool
-    scale: float | None
-
-
-def _digits(options: dict[str, Any], name: str, low: int, high: int, default: int | None) -> int | None:
-    value = options.get(name)
-    if value is None:
-        return default
-    if not isinstance(value, (int, float)) or value != value or not low <= value <= high:
-        raise ValueError(f"{name} must be from {low} to {high}, not {value!r} (Intl.NumberFormat throws a RangeError)")
-    return int(value)
-
-
-@functools.lru_cache(maxsize=1024)
-def resolve(options: NumberOptions) -> Resolved:
-    """Check and complete the options as `new Intl.NumberFormat(locale, options)` does; ValueError if it throws."""
-    from babel.numbers import get_currency_precision
-
-    given = dict(options)
-    style = given.get("style", "decimal")
-    currency = given.get("currency")
-    if currency is not None and not (len(currency) == 3 and currency.isascii() and currency.isalpha()):
-        raise ValueError(f"{currency!r} is not a currency code: use three letters such as EUR (Intl throws a RangeError)")
-    if style == "currency" and currency is None:
-        raise ValueError("the currency style needs a currency code, such as ::currency/EUR "
-                         "(FormatJS throws 'Currency code is required with currency style.')")
-    currency = currency.upper() if currency else None
-    unit = given.get("unit")
-    if unit is not None and unit not in _SANCTIONED_UNITS and not (
-            unit.count("-per-") == 1 and all(part in _SANCTIONED_UNITS for part in unit.split("-per-"))):
-        raise ValueError(f"{unit!r} is not a unit Intl.NumberFormat knows: use one such as kilometer, "
-                         "megabyte or kilometer-per-hour")
-    if style == "unit" and unit is None:
-        raise ValueError("the unit style needs a unit, such as ::unit/kilometer (Intl throws a TypeError)")
-    notation = given.get("notation", "standard")
-    min_integer = _digits(given, "minimumIntegerDigits", 1, 21, 1)
-    min_sig = _digits(given, "minimumSignificantDigits", 1, 21, None)
-    max_sig = _digits(given, "maximumSignificantDigits", min_sig or 1, 21, None)
-    min_frac = _digits(given, "minimumFractionDigits", 0, 100, None)
-    max_frac = _digits(given, "maximumFractionDigits", 0, 100, None)
-    if style == "currency" and notation == "standard":
-        default_min = default_max = get_currency_precision(currency)
-    else:
-        default_min, default_max = 0, (0 if style == "percent" else 3)
-    priority = given.get("roundingPriority", "auto")
-    has_sig = min_sig is not None or max_sig is not None
-    has_frac = min_frac is not None or max_frac is not None
-    need_sig = need_frac = True
-    if priority == "auto":
-        need_sig = has_sig
-        if need_sig or (not has_frac and notation == "compact"):
-            need_frac = False
-    if need_sig:
-        min_sig = min_sig or 1
-        max_sig = max_sig if max_sig is not None else 21
-    if need_frac:
-        if has_frac:
-            if min_frac is None:
-                min_frac = min(default_min, max_frac)  # type: ignore[type-var]
-            elif max_frac is None:
-                max_frac = max(default_max, min_frac)
-            elif min_frac > max_frac:
-                raise ValueError("the minimum fraction digits exceed the maximum (Intl throws a RangeError)")
-        else:
-            min_frac, max_frac = default_min, default_max
-    if not need_sig and not need_frac:  # compact notation without digit options
-        min_frac, max_frac, min_sig, max_sig, rounding_type = 0, 0, 1, 2, "morePrecision"
-    elif priority == "auto":
-        rounding_type = "significant" if need_sig else "fraction"
-    else:
-        rounding_type = priority
-    grouping: str | None = given.get("useGrouping", "min2" if notation == "compact" else "auto")
-    return Resolved(
-        style=style, currency=currency, currency_display=given.get("currencyDisplay", "symbol"),
-        currency_sign=given.get("currencySign", "standard"), unit=unit,
-        unit_display=given.get("unitDisplay", "short"), notation=notation,
-        compact_display=given.get("compactDisplay", "short"), sign_display=given.get("signDisplay", "auto"),
-        grouping=grouping or None, min_integer=min_integer or 1, min_fraction=min_frac or 0,
-        max_fraction=max_frac or 0, min_significant=min_sig or 1, max_significant=max_sig or 21,
-        rounding_type=rounding_type, rounding=_ROUNDING.get(given.get("roundingMode", "halfExpand"), ROUND_HALF_UP),
-        strip_if_integer=given.get("trailingZeroDisplay") == "stripIfInteger", scale=given.get("scale"),
-    )
-
 
 # --- numbers as JavaScript holds them ---------------------------------------------------------------------
 
@@ -177,11 +45,11 @@ _SAFE = 2**53
 def js_decimal(value: int | float | Decimal) -> Decimal:
     """The exact decimal ICU formats for a value: a float's shortest round-trip digits (an integer
     beyond 2**53 first becomes the double JSON.parse would make of it). Infinities stay infinite."""
-    kind = value.__class__
-    if kind is int and -_SAFE <= value <= _SAFE:  # type: ignore[operator]
+    kind = value.__class__  # read once for both tests, which is why mypy cannot narrow `value`
+    if kind is int and -_SAFE <= value <= _SAFE:
         return Decimal(value)
     if kind is Decimal:
-        return value  # type: ignore[return-value]
+        return value  # type: ignore[return-value]  # a Decimal: `kind is Decimal`
     try:
         number = float(value)
     except OverflowError:
@@ -241,141 +109,7 @@ def _round(x: Decimal, spec: Resolved) -> _Rounded:
     return result
 
 
-# --- CLDR patterns ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Pattern:
-    """One CLDR number pattern: affixes (with `¤ % ‰ - +` still symbolic) and grouping sizes."""
-
-    prefix: str
-    suffix: str
-    negative_prefix: str | None  # None without an explicit negative subpattern
-    negative_suffix: str | None
-    primary: int  # digits in the first group, 0 for no grouping
-    secondary: int
-    has_digits: bool  # False for a compact pattern such as French "mille"
-
-
-_NUMBER_CHARS = frozenset("#0123456789,.@E")
-
-
-def _split_pattern(text: str) -> tuple[str, str, str]:
-    """(prefix, number, suffix) of one subpattern; quoted text becomes literal, `''` an apostrophe."""
-    prefix: list[str] = []
-    number: list[str] = []
-    suffix: list[str] = []
-    quoted = False
-    i = 0
-    while i < len(text):
-        char = text[i]
-        if char == "'":
-            if text.startswith("''", i):
-                (suffix if number else prefix).append("'")
-                i += 2
-                continue
-            quoted = not quoted
-            i += 1
-            continue
-        if not quoted and char in _NUMBER_CHARS and not suffix:
-            number.append(char)
-        elif quoted and char in "¤%‰-+":
-            (suffix if number else prefix).append("\x00" + char)  # a quoted symbol is literal
-        else:
-            (suffix if number else prefix).append(char)
-        i += 1
-    return "".join(prefix), "".join(number), "".join(suffix)
-
-
-@functools.lru_cache(maxsize=512)
-def _pattern(text: str) -> _Pattern:
-    positive, _, negative = _split_unquoted(text)
-    prefix, number, suffix = _split_pattern(positive)
-    negative_prefix = negative_suffix = None
-    if negative:
-        negative_prefix, _, negative_suffix = _split_pattern(negative)
-    integer = number.split(".")[0].split("E")[0]
-    groups = integer.split(",")
-    primary = len(groups[-1]) if len(groups) > 1 else 0
-    secondary = len(groups[-2]) if len(groups) > 2 else primary
-    return _Pattern(prefix, suffix, negative_prefix, negative_suffix, primary, secondary, bool(number))
-
-
-def _split_unquoted(text: str) -> tuple[str, str, str]:
-    quoted = False
-    for i, char in enumerate(text):
-        if char == "'":
-            quoted = not quoted
-        elif char == ";" and not quoted:
-            return text[:i], ";", text[i + 1:]
-    return text, "", ""
-
-
-# --- minimum grouping digits (CLDR; Babel does not carry them) ---------------------------------------------
-
-_MIN_GROUPING = {"be": 2, "bg": 2, "ee": 3, "es": 2, "es_419": 1, "et": 2, "hu": 2, "hy": 2, "ia": 2, "ie": 2,
-                 "it": 2, "ka": 2, "lv": 2, "pl": 2, "pt_PT": 2, "ru_UA": 2, "sl": 2, "sq": 2}
-"""CLDR 48 `minimumGroupingDigits` where it is not 1: Spanish writes 1234 but 12.345; Latin American
-Spanish (es-419 and the locales under it) groups from 1,234 again."""
-
-_ZEROS = {"arab": 0x660, "arabext": 0x6F0, "beng": 0x9E6, "deva": 0x966, "gujr": 0xAE6, "guru": 0xA66,
-          "khmr": 0x17E0, "knda": 0xCE6, "laoo": 0xED0, "mlym": 0xD66, "mtei": 0xABF0, "mymr": 0x1040,
-          "nkoo": 0x7C0, "olck": 0x1C50, "orya": 0xB66, "taml": 0xBE6, "telu": 0xC66, "thai": 0xE50,
-          "tibt": 0xF20, "adlm": 0x1E950, "java": 0xA9D0, "sund": 0x1BB0, "rohg": 0x10D30, "cakm": 0x11136}
-"""The zero of each decimal numbering system a CLDR locale defaults to (the other nine follow it)."""
-
-
-def numbering_digits(cldr: Any) -> dict[int, int] | None:
-    """A `str.translate` table from ASCII digits to the locale's default digits (None: they are ASCII)."""
-    zero = _ZEROS.get(cldr.get("default_numbering_system") or "latn")
-    return None if zero is None else str.maketrans("0123456789", "".join(chr(zero + i) for i in range(10)))
-
-
-def _cldr_chain(locale_id: str) -> list[str]:
-    chain = [locale_id]
-    while (parent := cldr_parent(chain[-1])) not in (None, "root") and parent not in chain:
-        chain.append(parent)  # type: ignore[arg-type]
-    return chain
-
-
 # --- formatting ----------------------------------------------------------------------------------------------
-
-
-class _LocaleNumbers:
-    """The CLDR number data of one locale that formatting needs, read from Babel once."""
-
-    def __init__(self, locale: Locale) -> None:
-        self.cldr = cldr = cldr_data(str(locale))
-        system = cldr.get("default_numbering_system") or "latn"
-        table = cldr.get("number_symbols") or {}
-        symbols = table.get(system) or table.get("latn") or {}
-        if system not in _ZEROS and system != "latn":
-            system, symbols = "latn", table.get("latn") or symbols
-        self.locale = locale
-        self.decimal = symbols.get("decimal", ".")
-        self.group = symbols.get("group", ",")
-        self.minus = symbols.get("minusSign", "-")
-        self.plus = symbols.get("plusSign", "+")
-        self.percent = symbols.get("percentSign", "%")
-        self.permille = symbols.get("perMille", "‰")
-        self.exponential = symbols.get("exponential", "E")
-        self.infinity = symbols.get("infinity", "∞")
-        self.currency_decimal = symbols.get("currencyDecimal", self.decimal)
-        self.currency_group = symbols.get("currencyGroup", self.group)
-        self.digits = numbering_digits(cldr)
-        chain = _cldr_chain(str(locale))
-        self.min_grouping = next((_MIN_GROUPING[i] for i in chain if i in _MIN_GROUPING), 1)
-
-    def plural(self, value: Decimal) -> str:
-        try:
-            return str(self.locale.plural_form(value))
-        except (ArithmeticError, ValueError, TypeError):
-            return "other"
-
-
-@functools.lru_cache(maxsize=256)
-def _locale_numbers(locale: Locale) -> _LocaleNumbers:
-    return _LocaleNumbers(locale)
 
 
 class NumberFormatter:
@@ -384,7 +118,7 @@ class NumberFormatter:
     __slots__ = ("_data", "_spec", "_pattern", "_decimal", "_group")
 
     def __init__(self, locale: Locale, spec: Resolved) -> None:
-        self._data = data = _locale_numbers(locale)
+        self._data = data = locale_numbers(locale)
         self._spec = spec
         formats = data.cldr
         if spec.style == "percent" or spec.unit == "percent":  # ICU writes the percent unit as a percent
@@ -395,7 +129,7 @@ class NumberFormatter:
             text = chosen.pattern
         else:
             text = formats["decimal_formats"][None].pattern
-        self._pattern = _pattern(text)
+        self._pattern = number_pattern(text)
         currency = spec.style == "currency"
         self._decimal = data.currency_decimal if currency else data.decimal
         self._group = data.currency_group if currency else data.group
@@ -426,7 +160,7 @@ class NumberFormatter:
 
     # --- the number's own digits ---
 
-    def _body(self, rounded: _Rounded, pattern: _Pattern) -> str:
+    def _body(self, rounded: _Rounded, pattern: NumberPattern) -> str:
         integer = rounded.integer
         minimum = {"auto": self._data.min_grouping, "min2": 2, "always": 1}.get(self._spec.grouping or "", 0)
         if minimum and pattern.primary and len(integer) >= pattern.primary + minimum:
@@ -456,7 +190,7 @@ class NumberFormatter:
             return "negative"
         return "plus" if display == "always" else "positive"
 
-    def _affixed(self, body: str, negative: bool, zero: bool, pattern: _Pattern, symbol: str | None) -> str:
+    def _affixed(self, body: str, negative: bool, zero: bool, pattern: NumberPattern, symbol: str | None) -> str:
         kind = self._sign_type(negative, zero)
         plus_for_minus = kind == "plus" and "+" not in _plain_symbols(pattern.prefix + pattern.suffix)
         use_negative = pattern.negative_prefix is not None and (
@@ -546,8 +280,8 @@ class NumberFormatter:
         if shift:
             text = _compact_pattern(table, rounded.value.adjusted() - shift, rounded, data)
             if text is not None:
-                found = _pattern(text)
-                pattern = _Pattern(found.prefix, found.suffix, found.negative_prefix, found.negative_suffix,
+                found = number_pattern(text)
+                pattern = NumberPattern(found.prefix, found.suffix, found.negative_prefix, found.negative_suffix,
                                    pattern.primary, pattern.secondary, found.has_digits)
         body = self._body(rounded, pattern) if pattern.has_digits else ""
         return self._affixed(body, negative, zero, pattern, self._currency_symbol())
@@ -560,7 +294,7 @@ class NumberFormatter:
         if not rounded.value.is_zero() and rounded.value.adjusted() >= step:
             exponent += step
             rounded = _round(x.scaleb(-exponent, context=_CONTEXT), spec)
-        plain = _Pattern("", "", None, None, 0, 0, True)
+        plain = NumberPattern("", "", None, None, 0, 0, True)
         body = self._body(rounded, plain)
         power = str(abs(exponent))
         if data.digits is not None:
@@ -574,7 +308,7 @@ class NumberFormatter:
         spec, data = self._spec, self._data
         unit = spec.unit or ""
         width = {"narrow": "narrow", "long": "long"}.get(spec.unit_display, "short")
-        patterns = _unit_patterns(str(data.locale))
+        patterns = unit_patterns(str(data.locale))
         category = data.plural(_plural_operand(rounded))
         whole = patterns.get(unit)
         if whole is not None or "-per-" not in unit:
@@ -642,14 +376,14 @@ def _compact_shift(table: Any, magnitude: int) -> int:
     key = _compact_key(table, magnitude)
     if key is None:
         return 0
-    text = table["other"][key].pattern
+    text: str = table["other"][key].pattern
     zeros = text.count("0")
     if text == "0" or zeros == 0:
         return 0
     return -(len(key) - 1 - zeros + 1)
 
 
-def _compact_pattern(table: Any, magnitude: int, rounded: _Rounded, data: _LocaleNumbers) -> str | None:
+def _compact_pattern(table: Any, magnitude: int, rounded: _Rounded, data: LocaleNumbers) -> str | None:
     key = _compact_key(table, magnitude)
     if key is None:
         return None
@@ -661,16 +395,6 @@ def _compact_pattern(table: Any, magnitude: int, rounded: _Rounded, data: _Local
         if found is not None:
             return None if found.pattern == "0" else str(found.pattern)
     return None
-
-
-@functools.lru_cache(maxsize=64)
-def _unit_patterns(locale_id: str) -> dict[str, Any]:
-    """CLDR's unit patterns by ECMA-402 unit name (`kilometer`, not `length-kilometer`)."""
-    table: dict[str, Any] = {}
-    for key, value in (cldr_data(locale_id).get("unit_patterns") or {}).items():
-        if "-" in key:
-            table.setdefault(key.split("-", 1)[1], value)
-    return table
 
 
 def _unit_form(patterns: Any, width: str, category: str) -> str:

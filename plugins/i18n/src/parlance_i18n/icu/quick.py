@@ -14,7 +14,7 @@ there. Here each argument is one match of a regular expression, its branches one
 The message is checked whole before anything is built, and this module answers only when it is
 sure, leaving everything else to the full parser: `quick_check` is True only for a valid message;
 `quick_build` hands the pieces of a valid one to a `Builder` (the syntax tree for `quick_parse`,
-which is exactly what the full parser returns; the engine's steps for `messageformat`), and
+which is exactly what the full parser returns; the engine's steps for `compiler.Compiler`), and
 returns None otherwise (another shape, or not valid: the full parser then says why, with the same
 position as ever). So nothing the full parser accepts, rejects or builds changes; a property test
 in tests/packs/i18n/test_i18n_icu_quick.py holds the two side by side on generated messages.
@@ -66,7 +66,7 @@ _IN_SELECT = re.compile(r"\{([\w.\-]+)\}")
 
 class Builder(Protocol):
     """What `quick_build` makes of a message: a syntax tree (`quick_parse`), or the engine's steps
-    (`messageformat`), from the same reading. Branches are built before the node that holds them."""
+    (`compiler.Compiler`), from the same reading. Branches are built before the node that holds them."""
 
     pound: Any
     """What a plural's `#` becomes."""
@@ -116,7 +116,8 @@ def quick_build(text: str, builder: Builder) -> Any:
 
 def quick_parse(text: str) -> Parts | None:
     """The message's parts when it has one of the common shapes and is valid; None otherwise."""
-    return quick_build(text, _PARTS)  # type: ignore[no-any-return]
+    parts: Parts | None = quick_build(text, _PARTS)
+    return parts
 
 
 def quick_check(text: str) -> bool:
@@ -133,6 +134,7 @@ def _scan(text: str) -> list[str | re.Match[str] | _Choice] | None:
     items: list[str | re.Match[str] | _Choice] = []
     pos, end = 0, len(text)
     while True:
+        # `_TEXT` may match nothing, so it always matches.
         stop = pos if text.startswith("{", pos) else _TEXT.match(text, pos).end()  # type: ignore[union-attr]
         if stop > pos:
             items.append(text[pos:stop])

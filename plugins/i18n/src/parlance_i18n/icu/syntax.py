@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from typing import NoReturn
 
 from parlance_i18n.icu.nodes import (
     POUND,
@@ -41,7 +42,7 @@ from parlance_i18n.icu.nodes import (
     Pound,
     SelectArgument,
 )
-from parlance_i18n.icu.numbers import resolve
+from parlance_i18n.icu.number_options import resolve
 from parlance_i18n.icu.quick import quick_check, quick_parse
 from parlance_i18n.icu.skeletons import (
     NUMBER_INTEGER,
@@ -315,14 +316,14 @@ class _Parser:
             word = _WORD.match(self.text, at)
             if word is None:
                 self._unclosed_or(opened, "a plural selector such as one, other or =0")
-            keyword = word[0]  # type: ignore[index]
+            keyword = word[0]
             if keyword not in PLURAL_KEYWORDS:
                 raise MessageSyntaxError(
                     f"{keyword!r} is not a CLDR plural category: use zero, one, two, few, many, other or =N", at
                 )
             if keyword in cases:
                 raise MessageSyntaxError(f"the selector {keyword!r} appears twice", at)
-            self.pos = word.end()  # type: ignore[union-attr]
+            self.pos = word.end()
             cases[keyword] = self._branch(depth, in_plural=True, opened=opened)
         if "other" not in cases:
             raise MessageSyntaxError("a plural argument needs an 'other' branch", opened)
@@ -338,10 +339,10 @@ class _Parser:
             word = _SELECT_KEY.match(self.text, at)
             if word is None:
                 self._unclosed_or(opened, "a select keyword such as other")
-            if word[0] in cases:  # type: ignore[index]
-                raise MessageSyntaxError(f"the selector {word[0]!r} appears twice", at)  # type: ignore[index]
-            self.pos = word.end()  # type: ignore[union-attr]
-            cases[word[0]] = self._branch(depth, in_plural, opened)  # type: ignore[index]
+            if word[0] in cases:
+                raise MessageSyntaxError(f"the selector {word[0]!r} appears twice", at)
+            self.pos = word.end()
+            cases[word[0]] = self._branch(depth, in_plural, opened)
         if "other" not in cases:
             raise MessageSyntaxError("a select argument needs an 'other' branch", opened)
         return SelectArgument(name, cases)
@@ -357,7 +358,7 @@ class _Parser:
     # --- small helpers ---------------------------------------------------------------------------------
 
     def _skip_space(self) -> None:
-        self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
+        self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]  # matches nothing at worst
 
     def _take(self, char: str) -> bool:
         if self.text.startswith(char, self.pos):
@@ -378,7 +379,7 @@ class _Parser:
         self.pos = found.end()
         return found[0]
 
-    def _unclosed_or(self, opened: int, what: str) -> None:
+    def _unclosed_or(self, opened: int, what: str) -> NoReturn:
         if self.pos >= len(self.text):
             raise MessageSyntaxError(f"the argument opened at position {opened} is not closed (missing '}}')", self.pos)
         raise MessageSyntaxError(f"expected {what}, or '}}' to close the argument", self.pos)
