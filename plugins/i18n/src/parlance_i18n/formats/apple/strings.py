@@ -28,7 +28,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Problem, Renderable, Value
+from parlance_i18n.formats.apple.base import AppleFormat
+from parlance_i18n.formats.base import CatalogFileError, Problem, Renderable, Value
 from parlance_i18n.formats.shared.messages import TextMessages, later_one_used
 from parlance_i18n.formats.shared.spelling import lproj_locale
 from parlance_i18n.formats.shared.textedit import (
@@ -531,11 +532,8 @@ def _text_value(key: str, value: Value) -> str:
 # --- the format ----------------------------------------------------------------------------------------
 
 
-class AppleStringsFormat(CatalogFormat):
+class AppleStringsFormat(AppleFormat):
     """Apple `.strings` files, one per `<locale>.lproj` folder."""
-
-    name = "apple-strings"
-    suffixes = (".strings",)
 
     def read(self, data: bytes, tag: LocaleTag) -> AppleStringsMessages:
         return _read(data)
