@@ -13,15 +13,8 @@ from __future__ import annotations
 from parlance_i18n.formats.android.aapt_text import android_escape, content_style, flatten
 from parlance_i18n.formats.android.entries import ARRAY_KEY, ORDER, Entry, entries, prefixes, quantities
 from parlance_i18n.formats.base import Value
-from parlance_i18n.formats.shared.xmltext import (
-    COMMENT,
-    XmlDocument,
-    XmlFile,
-    XmlNode,
-    content_edit,
-    escape_attribute,
-    line_extent,
-)
+from parlance_i18n.formats.shared.xmledit import XmlDocument, content_edit, escape_attribute, line_extent
+from parlance_i18n.formats.shared.xmltext import COMMENT, XmlFile, XmlNode
 
 __all__ = ["AndroidDocument"]
 

@@ -10,9 +10,8 @@ unit of several segments can be read but not set.
 from __future__ import annotations
 
 from parlance_i18n.formats.base import Value
-from parlance_i18n.formats.shared.xmltext import (
+from parlance_i18n.formats.shared.xmledit import (
     XmlDocument,
-    XmlNode,
     content_edit,
     escape_attribute,
     escape_text,
@@ -20,6 +19,7 @@ from parlance_i18n.formats.shared.xmltext import (
     set_attribute,
     split_markup,
 )
+from parlance_i18n.formats.shared.xmltext import XmlNode
 from parlance_i18n.formats.xliff.units import (
     CODE_WITH_CONTENT,
     UNSERVED_STATES,

@@ -21,7 +21,8 @@ import re
 
 from parlance_i18n.formats.base import CatalogFormat, Renderable
 from parlance_i18n.formats.shared.messages import FixedText, TextMessages
-from parlance_i18n.formats.shared.xmltext import attributes, scan, split_markup, unescape
+from parlance_i18n.formats.shared.xmledit import split_markup
+from parlance_i18n.formats.shared.xmltext import attributes, scan, unescape
 from parlance_i18n.formats.xliff.document import XliffDocument
 from parlance_i18n.formats.xliff.units import (
     CODE_WITH_CONTENT,
