@@ -88,13 +88,18 @@ ALIASES = {alias: line.name for line in REGISTRY for alias in line.aliases}
 _PACKAGE = __name__
 _BY_NAME = {line.name: line for line in REGISTRY}
 _BY_CLASS = {f"{_PACKAGE}.{line.target.replace(':', '.')}": line for line in REGISTRY}
-_CLAIMS: dict[str, list[str]] = {}
-for _line in REGISTRY:
-    for _suffix in _line.suffixes:
-        _CLAIMS.setdefault(_suffix, []).append(_line.name)
-_BY_SUFFIX = {suffix: (names[0], tuple(reversed(names[1:]))) for suffix, names in _CLAIMS.items()}
-"""suffix -> (the format a file with it is when none claims it, the formats to ask first, in order)."""
-del _CLAIMS, _line, _suffix
+
+
+def _claims() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """suffix -> (the format a file with it is when none claims it, the formats to ask first, in order)."""
+    claiming: dict[str, list[str]] = {}
+    for line in REGISTRY:
+        for suffix in line.suffixes:
+            claiming.setdefault(suffix, []).append(line.name)
+    return {suffix: (names[0], tuple(reversed(names[1:]))) for suffix, names in claiming.items()}
+
+
+_BY_SUFFIX = _claims()
 
 _loaded: dict[str, CatalogFormat] = {}
 

@@ -48,7 +48,7 @@ def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Ma
     router = _Router(Reader(), source_files, target_files, source.tag, target.tag, allow_new_keys)
     for key, value in messages.items():
         router.route(key, value)
-    router.find_msgid_sources()
+    router.find_key_sources()
     router.check_before_writing(glossary_check)
 
     results: dict[str, KeyOutcome] = {}
@@ -79,7 +79,7 @@ class _Router:
         self.messages: dict[str, _Message] = {}
         self.chosen: dict[str, CatalogFile] = {}
         self.refused: dict[str, list[str]] = {}
-        self._via_msgid: dict[Path, tuple[CatalogFile, list[str]]] = {}
+        self._via_keys: dict[Path, tuple[CatalogFile, list[str]]] = {}
 
     def route(self, key: str, value: Any) -> None:
         problem = candidate_problem(value)
@@ -97,13 +97,14 @@ class _Router:
         found = next((file for file in self.target_files if _document_has(self.reader, file, key)), None)
         counterpart_of = origin[0] if origin is not None else None
         if found is None and origin is None:
-            # gettext: an untranslated msgid of the source locale's own PO file is still its source text
+            # where a key is its source text (gettext's msgid), an untranslated entry of the source
+            # locale's own file still gives it
             counterpart_of = next((f for f in self.source_files if f.format.source_is_key
                                    and _document_has(self.reader, f, key)), None)
             if counterpart_of is not None:
-                self._need_msgid(counterpart_of, key)
+                self._need_key_source(counterpart_of, key)
         elif origin is None and found is not None and found.format.source_is_key:
-            self._need_msgid(found, key)
+            self._need_key_source(found, key)
         if found is None and counterpart_of is not None:
             found = _counterpart(self.target_files, counterpart_of)
             if found is None:
@@ -127,12 +128,13 @@ class _Router:
                          "to add the key to"
         return self.target_files[0], ""
 
-    def _need_msgid(self, file: CatalogFile, key: str) -> None:
-        self._via_msgid.setdefault(file.path, (file, []))[1].append(key)
+    def _need_key_source(self, file: CatalogFile, key: str) -> None:
+        self._via_keys.setdefault(file.path, (file, []))[1].append(key)
 
-    def find_msgid_sources(self) -> None:
-        """The msgids of gettext keys that have no source-locale translation: read once per file."""
-        for path, (file, keys) in self._via_msgid.items():
+    def find_key_sources(self) -> None:
+        """The sources of keys that are their own source text (gettext's msgids) and have no
+        source-locale translation: read once per file."""
+        for path, (file, keys) in self._via_keys.items():
             data = self.reader.data(path)
             found = file.format.source_messages(data, file.tag, keys) if data is not None else {}
             for key in keys:
