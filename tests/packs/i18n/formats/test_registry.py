@@ -1,5 +1,5 @@
-"""formats/__init__.py: the registry, one line per format, and the one place names, aliases and
-suffixes are written."""
+"""formats/registry.py, one line per format and the one place names, aliases and suffixes are written,
+and the lookups that use it (`formats.get`, `formats.detect`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The contract every catalog format implements: read a file's messages, render them by the format's
 own rules, and edit the file without disturbing a byte that was not asked to change.
 
-A format is a `CatalogFormat` subclass registered in `formats/__init__.py`. It does three things:
+A format is a `CatalogFormat` subclass with a line in `formats/registry.py`. It does three things:
 
 1. `read(data, tag)` -> `LocaleMessages`: one locale's messages from one file's bytes. Reading is
    per message, never per file: a message that cannot be used becomes a `Problem` (key, line,
@@ -178,13 +178,13 @@ class Document(ABC):
 
 class _Registered:
     """`CatalogFormat.name` and `.suffixes`, read from the format's line in the registry
-    (`formats.REGISTRY`), the one place they are written."""
+    (`formats.registry.REGISTRY`), the one place they are written."""
 
     def __set_name__(self, owner: type, attribute: str) -> None:
         self._attribute = attribute
 
     def __get__(self, instance: object, owner: type[CatalogFormat]) -> Any:
-        from parlance_i18n.formats import registered
+        from parlance_i18n.formats.registry import registered
 
         return getattr(registered(owner), self._attribute)
 
