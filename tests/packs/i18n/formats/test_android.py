@@ -11,7 +11,8 @@ import pytest
 from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, Problem
 from parlance_i18n.formats.android.aapt_text import android_escape, flatten
-from parlance_i18n.formats.android.format import AndroidDocument, AndroidFormat, AndroidMessages
+from parlance_i18n.formats.android.document import AndroidDocument
+from parlance_i18n.formats.android.format import AndroidFormat, AndroidMessages
 from parlance_i18n.locales import LocaleTag, parse_locale
 
 CATALOGS = Path(__file__).resolve().parent.parent / "catalogs" / "android"

@@ -9,7 +9,8 @@ import pytest
 
 from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, Problem
-from parlance_i18n.formats.xliff import XliffDocument, XliffFormat, XliffMessages
+from parlance_i18n.formats.xliff.document import XliffDocument
+from parlance_i18n.formats.xliff.format import XliffFormat, XliffMessages
 from parlance_i18n.locales import parse_locale
 
 CATALOGS = Path(__file__).resolve().parent.parent / "catalogs" / "xliff"

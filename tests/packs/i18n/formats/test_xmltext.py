@@ -8,19 +8,15 @@ import codecs
 import pytest
 
 from parlance_i18n.formats.base import CatalogFileError
-from parlance_i18n.formats.shared.xmltext import (
-    COMMENT,
+from parlance_i18n.formats.shared.xmledit import (
     XmlBuffer,
-    attributes,
     escape_attribute,
     escape_text,
     line_extent,
-    scan,
     set_attribute,
     split_markup,
-    tokens,
-    unescape,
 )
+from parlance_i18n.formats.shared.xmltext import COMMENT, attributes, scan, tokens, unescape
 
 DOCUMENT = (b'<?xml version="1.0"?>\n<root a="x>y">\n  <!-- note -->\n'
             b'  <item id="1">Caf\xc3\xa9 &amp; <b>bold</b></item>\n'

@@ -8,15 +8,7 @@ import pytest
 
 from parlance_i18n import formats
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.loop.forms import (
-    candidate_problem,
-    document_keys,
-    document_writes,
-    has_key,
-    msgid_sources,
-    renamed_key,
-    write_into,
-)
+from parlance_i18n.loop.forms import candidate_problem, document_writes, has_key, write_into
 
 PROJECTS = Path(__file__).parent / "projects"
 RU, CY, EN, JA = (parse_locale(code) for code in ("ru", "cy", "en", "ja"))
@@ -57,11 +49,11 @@ def test_i18next_keys_of_a_message() -> None:
     fmt = formats.get("i18next")
     document = fmt.edit(b'{"a": {"items_one": "x", "items_other": "y"}, "b": "z"}', RU)
     assert has_key(fmt, document, "a.items") and has_key(fmt, document, "b") and not has_key(fmt, document, "a")
-    assert document_keys(fmt, document, "a.items") == ["a.items_one", "a.items_other"]
-    assert document_keys(fmt, document, "c") == []
-    assert renamed_key(fmt, "a.items_other", "a.items", "goods") == "goods_other"
+    assert fmt.message_keys(document, "a.items") == ["a.items_one", "a.items_other"]
+    assert fmt.message_keys(document, "c") == []
+    assert fmt.renamed_key("a.items_other", "a.items", "goods") == "goods_other"
     with pytest.raises(ValueError):
-        renamed_key(fmt, "a.itemsX", "a.items", "goods")
+        fmt.renamed_key("a.itemsX", "a.items", "goods")
 
 
 # --- formats holding forms by category ---------------------------------------------------------------------
@@ -166,7 +158,7 @@ def test_writing_a_po_entry_makes_it_served() -> None:
 
 def test_the_msgid_is_the_source_of_an_untranslated_gettext_entry() -> None:
     fmt = formats.get("po")
-    found = msgid_sources(fmt, po("en"), EN, ["Hello, %(name)s!", "%(count)s item", "absent"])
+    found = fmt.source_messages(po("en"), EN, ["Hello, %(name)s!", "%(count)s item", "absent"])
     assert set(found) == {"Hello, %(name)s!", "%(count)s item"}
     text, compiled = found["Hello, %(name)s!"]
     assert text == "Hello, %(name)s!" and compiled.arguments == frozenset({"name"})
@@ -195,8 +187,8 @@ def test_android_arrays_are_one_message() -> None:
     fmt = formats.get("android")
     document = fmt.edit(b"<resources>\n<string-array name=\"days\">\n<item>Mo</item>\n<item>Tu</item>\n"
                         b"</string-array>\n</resources>\n", EN)
-    assert has_key(fmt, document, "days") and document_keys(fmt, document, "days") == ["days[0]", "days[1]"]
-    assert renamed_key(fmt, "days[1]", "days", "weekdays") == "weekdays[1]"
+    assert has_key(fmt, document, "days") and fmt.message_keys(document, "days") == ["days[0]", "days[1]"]
+    assert fmt.renamed_key("days[1]", "days", "weekdays") == "weekdays[1]"
 
 
 def test_deleting_through_write_into() -> None:

@@ -10,7 +10,7 @@ import pytest
 from parlance_i18n import formats
 from parlance_i18n.formats import Problem
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.loop.validate import Refusal, check_candidate, max_lengths, placeholder, plural_gap_reason
+from parlance_i18n.loop.validate import Refusal, check_candidate, plural_gap_reason
 from parlance_i18n.icu.messageformat import PluralUse, compile_message
 from parlance_i18n.icu.plurals import plural_rules
 
@@ -122,7 +122,7 @@ def test_reasons_accumulate() -> None:
     ("stringsdict", "1", "the placeholder %1$@"), ("xliff", "ph1", 'the inline element id="ph1"'),
 ])
 def test_placeholder_names(format_name: str, name: str, spelled: str) -> None:
-    assert placeholder(format_name, name) == spelled
+    assert formats.get(format_name).placeholder(name) == spelled
 
 
 def test_plural_gap_reason() -> None:
@@ -138,13 +138,8 @@ def test_xliff_max_lengths_are_read_where_counted_in_characters() -> None:
             b'<trans-unit id="px" maxwidth="120"><source>x</source></trans-unit>'
             b'<trans-unit id="bad" maxwidth="wide" size-unit="char"><source>x</source></trans-unit>'
             b"</body></file></xliff>")
-    assert max_lengths(formats.get("xliff"), data) == {"a": 12, "b&c": 7}
-    assert max_lengths(ICU, data) == {}
-
-    class Messages:
-        max_lengths = {"a": 3}
-
-    assert max_lengths(formats.get("xliff"), data, Messages()) == {"a": 3}
+    assert formats.get("xliff").max_lengths(data) == {"a": 12, "b&c": 7}
+    assert ICU.max_lengths(data) == {}
 
 
 def test_a_refusal_keeps_its_reasons() -> None:

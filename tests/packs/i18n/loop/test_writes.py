@@ -15,8 +15,6 @@ import pytest
 
 from parlance_i18n import formats
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.loop import writes
-from parlance_i18n.loop.forms import document_keys
 from parlance_i18n.loop.writes import KeyOutcome, apply, plan_delete_keys, plan_rename_key, plan_set_messages
 from parlance_i18n.model.project import Project, ProjectLocale
 from parlance_i18n.settings import CatalogSource
@@ -54,7 +52,7 @@ def has_text(project: Project, key: str) -> bool:
     """Whether a target file holds a text for `key`, served or not (a fuzzy PO entry)."""
     for file in project.locales["ru"].files:
         document = file.format.edit(file.path.read_bytes(), file.tag)
-        for part in document_keys(file.format, document, key):
+        for part in file.format.message_keys(document, key):
             value = document.get(part)
             if any(value.values()) if isinstance(value, dict) else value:
                 return True
@@ -361,7 +359,8 @@ def test_formats_that_cannot_move_an_entry_refuse_renames(format_name: str, tmp_
     plan = plan_rename_key([fresh(project, code) for code in project.locales], old, "renamed")
     (outcome,) = plan.outcomes
     assert outcome.status == "refused" and plan.files == {}
-    assert all(f" is {format_name}: {writes._NO_RENAME[format_name]}" in reason for reason in outcome.reasons)
+    refusal = formats.get(format_name).rename_refusal
+    assert all(f" is {format_name}: {refusal}" in reason for reason in outcome.reasons)
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)

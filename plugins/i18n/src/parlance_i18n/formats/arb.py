@@ -62,9 +62,6 @@ def _one_string(value: Value) -> str:
 class ArbFormat(CatalogFormat):
     """Flutter Application Resource Bundle: flat ICU messages with `@key` metadata."""
 
-    name = "arb"
-    suffixes = (".arb",)
-
     def read(self, data: bytes, tag: LocaleTag) -> IcuMessages:
         document = JsonDocument(data)
         root = document.object_root('an ARB file is one JSON object ({"@@locale": "en", "title": "..."})')

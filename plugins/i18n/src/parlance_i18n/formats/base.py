@@ -1,7 +1,7 @@
 """The contract every catalog format implements: read a file's messages, render them by the format's
 own rules, and edit the file without disturbing a byte that was not asked to change.
 
-A format is a `CatalogFormat` subclass registered in `formats/__init__.py`. It does three things:
+A format is a `CatalogFormat` subclass with a line in `formats/registry.py`. It does three things:
 
 1. `read(data, tag)` -> `LocaleMessages`: one locale's messages from one file's bytes. Reading is
    per message, never per file: a message that cannot be used becomes a `Problem` (key, line,
@@ -19,12 +19,16 @@ Values a `Document` takes and gives are the message as the format writes it, une
 `<plurals>`, PO `msgstr[N]`, `.stringsdict`, YAML plural subkeys, `.xcstrings` variations) is a
 `dict` of forms keyed by CLDR category (`"one"`, `"other"`, ...), except PO, keyed by the msgstr
 index as a string (`"0"`, `"1"`, ...) because its file's Plural-Forms says what each index means.
+
+Beside reading and editing, a format answers what the translation loop (`loop/`) asks of its files,
+so that nothing outside `formats/` names a format: see `CatalogFormat`'s capabilities.
 """
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -41,6 +45,7 @@ __all__ = [
     "LocaleMessages",
     "Problem",
     "Renderable",
+    "SourceText",
     "Value",
 ]
 
@@ -66,6 +71,16 @@ class Problem:
     key: str | None
     line: int | None
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceText:
+    """A key's source as a locale's own file carries it (gettext's msgid): the text (a plural's
+    `one`/`other`: msgid, msgid_plural), the notes for translators, and the context."""
+
+    text: Value
+    comment: str | None = None
+    context: str | None = None
 
 
 class Renderable(Protocol):
@@ -154,14 +169,57 @@ class Document(ABC):
     def to_bytes(self) -> bytes:
         """The file as it is now, in its original encoding, BOM and line endings."""
 
+    def mark_translated(self, key: str) -> bool:
+        """Make a written entry one the format serves (PO: its `fuzzy` flag goes; XLIFF: a target in
+        state `new`, `needs-translation` or `initial` becomes `translated`); whether anything changed.
+        Default: a written entry is served as it is."""
+        return False
+
+
+class _Registered:
+    """`CatalogFormat.name` and `.suffixes`, read from the format's line in the registry
+    (`formats.registry.REGISTRY`), the one place they are written."""
+
+    def __set_name__(self, owner: type, attribute: str) -> None:
+        self._attribute = attribute
+
+    def __get__(self, instance: object, owner: type[CatalogFormat]) -> Any:
+        from parlance_i18n.formats.registry import registered
+
+        return getattr(registered(owner), self._attribute)
+
 
 class CatalogFormat(ABC):
-    """One file format. Instances are stateless; the registry holds one of each."""
+    """One file format. Instances are stateless; the registry holds one of each.
 
-    name: ClassVar[str]
-    """The `format = "..."` name in parlance.toml, e.g. "i18next"."""
-    suffixes: ClassVar[tuple[str, ...]]
-    """File name endings this format claims when detecting, e.g. (".po", ".pot")."""
+    A format reads and edits its files (`read`, `edit`) and answers what the translation loop asks
+    about them. Each capability has a default that suits most formats; a format overrides the ones
+    its files do their own way:
+
+    - where its files are: `multi_locale`, `locales`, `locale_spelling`, `parse_spelling`,
+      `default_folder`;
+    - placeholders: `placeholder_pattern` (as a text writes them), `placeholder` (one named in a reason);
+    - plurals: `plural_forms` and `plural_value` (a plural held as forms), `message_writes` (a
+      caller's message as Document writes), `form_names` (the forms a caller answers);
+    - keys: `message_keys` and `renamed_key` (a message held in several keys), `rename_refusal`,
+      `drop_entries` (a key deleted for every locale of a multi-locale file);
+    - sources the files carry: `source_is_key` with `source_texts` and `source_messages` (gettext's
+      msgid), `carries_source` (XLIFF's `<source>`);
+    - limits: `limits_length` and `max_lengths`.
+
+    A format's own rules for a message (a reserved name, an apostrophe aapt2 refuses) are `Problem`s
+    its reader reports: a write is read back before it is made, so they refuse it too.
+    """
+
+    if TYPE_CHECKING:
+        name: ClassVar[str]
+        suffixes: ClassVar[tuple[str, ...]]
+    else:
+        name = _Registered()
+        """The `format = "..."` name in parlance.toml, e.g. "i18next" (from the registry)."""
+        suffixes = _Registered()
+        """File name endings this format claims when detecting, e.g. (".po", ".pot") (from the registry)."""
+
     multi_locale: ClassVar[bool] = False
     """True when one file holds every locale (`.xcstrings`): read and edit then pick `tag`'s part."""
 
@@ -173,14 +231,16 @@ class CatalogFormat(ABC):
     def edit(self, data: bytes, tag: LocaleTag) -> Document:
         """An editable view of `data` (raises CatalogFileError when it cannot be parsed)."""
 
+    def sniff(self, head: bytes) -> bool:
+        """Whether a file starting with `head` (its first 4 KiB) looks like this format, used only
+        when the suffix is shared (`.json`: icu-json, i18next, arb, xcstrings). Default: no opinion."""
+        return False
+
+    # --- where its files are ------------------------------------------------------------------------
+
     def locales(self, data: bytes) -> list[LocaleTag]:
         """For a `multi_locale` format, every locale the file holds (its source language first)."""
         return []
-
-    def sniff(self, head: bytes) -> bool:
-        """Whether a file starting with `head` (its first 4 KiB) looks like this format, used only
-        when the suffix is shared (`.json`: icu-json, i18next, xcstrings). Default: no opinion."""
-        return False
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """How this format spells `tag` in a path (`pt-BR`; Android `pt-rBR`; gettext `pt_BR`)."""
@@ -191,3 +251,134 @@ class CatalogFormat(ABC):
         from parlance_i18n.formats.shared.spelling import locale_or_none
 
         return locale_or_none(text)
+
+    default_folder: ClassVar[str | None] = None
+    """The folder of the default locale's files where the others are `<folder>-<spelling>` (Android
+    `values` beside `values-ru`): a path's `values-{locale}` matches it too (as the source locale),
+    and a new locale's file goes in `<folder>-<spelling>` beside it."""
+
+    # --- placeholders --------------------------------------------------------------------------------
+
+    placeholder_pattern: ClassVar[re.Pattern[str] | None] = None
+    """Placeholders as a text of the format writes them (`{{name}}`, `%1$s`, an XLIFF `<x id="1"/>`),
+    which work items list for a translation to keep (`%%` is taken out first). None: the compiled
+    message's arguments are listed, as `{name}` (ICU, Java MessageFormat)."""
+
+    def placeholder(self, name: str) -> str:
+        """A compiled message's argument `name` as a reason names it: "the placeholder {name}" (ICU),
+        "the placeholder %1$s" (a printf argument), "the inline element id="b"" (XLIFF)."""
+        return f"the placeholder {{{name}}}"
+
+    # --- plurals -------------------------------------------------------------------------------------
+
+    plural_forms: ClassVar[bool] = False
+    """Whether a plural message is one Document value holding its forms (a dict: Android
+    `<plurals>`, PO `msgstr[N]`, YAML subkeys, `.stringsdict`, `.xcstrings` variations), which
+    `plural_value` makes from a caller's forms. False: a plural is written in the message's own
+    syntax (ICU `{n, plural, ...}`) or not at all, and a caller's forms are refused."""
+
+    def message_writes(self, document: Document, key: str, value: Value, tag: LocaleTag, *,
+                       source: Value | None) -> list[tuple[str, Value]]:
+        """The (document key, value) pairs that write a caller's message for `key`: `value` is its text,
+        or its plural forms by CLDR category. ValueError, with the reason a caller sees, when it does
+        not fit: a plural is given as forms, a single message as a text. `source` is the source
+        locale's message as its file writes it (None when it has none): it says whether the message
+        is a plural, else the Document's own entry does.
+
+        Default: `key` itself, with the text or the `plural_value` of the forms. i18next writes a
+        plural's forms as keys of their own (`items_one`, `items_few`).
+        """
+        current = document.get(key)
+        plural = isinstance(source, dict) if source is not None else isinstance(current, dict)
+        if isinstance(value, str):
+            if plural:
+                raise ValueError("is a plural message: give its forms as an object by plural category "
+                                 "({\"one\": ..., \"other\": ...})")
+            return [(key, value)]
+        if not self.plural_forms:
+            raise ValueError(f"{self.name} messages hold no plural forms of their own: give one string "
+                             "(with the plural written in the message's own syntax where it has one)")
+        if not plural and (source is not None or current is not None):
+            raise ValueError("is a single message, not a plural: give its text as a string")
+        shaped = source if isinstance(source, dict) else current if isinstance(current, dict) else {}
+        return [(key, self.plural_value(document, value, current, tag, shaped=shaped))]
+
+    def plural_value(self, document: Document, forms: dict[str, str], current: Value | None, tag: LocaleTag, *,
+                     shaped: dict[str, str]) -> Value:
+        """The Document value of a plural entry given `forms` by a caller, over the entry's `current`
+        value (None for a new entry); `shaped` is the source's forms (else the current ones), whose
+        names the given ones follow. ValueError with the reason when they do not fit.
+
+        Default: forms by CLDR category, merged over the current ones, so that a caller may fix one
+        form alone (Android, YAML, `.xcstrings`). PO maps them to msgstr indexes by the file's
+        Plural-Forms; `.stringsdict` also takes its own shape (`NSStringLocalizedFormatKey`, ...).
+        """
+        from parlance_i18n.icu.plurals import CATEGORIES
+
+        unknown = sorted(set(forms) - set(CATEGORIES))
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is not a plural category; use zero, one, two, few, many or other")
+        return {**current, **forms} if isinstance(current, dict) else dict(forms)
+
+    def form_names(self, source: Mapping[str, str], cardinal: Sequence[str], ordinal: Sequence[str]) -> list[str]:
+        """The names of the forms a caller gives for a plural message whose source has `source`'s
+        forms, where the target locale has the CLDR categories `cardinal` and `ordinal` (in CLDR
+        order). Default: the cardinal categories."""
+        return list(cardinal)
+
+    # --- keys ----------------------------------------------------------------------------------------
+
+    def message_keys(self, document: Document, key: str) -> list[str]:
+        """The document keys that make up the message `key`, in order; empty when the document has
+        none. Default: `key` itself. i18next: its plural forms (`items_one`, ...); Android: the
+        items of a `<string-array>` (`days[0]`, ...)."""
+        return [key] if document.get(key) is not None else []
+
+    def renamed_key(self, part: str, old: str, new: str) -> str:
+        """`part`, one of `message_keys(old)`, under the message key `new` (ValueError when `part`
+        is not one of them)."""
+        if part == old:
+            return new
+        raise ValueError(f"{part!r} is not a part of {old!r}")
+
+    rename_refusal: ClassVar[str | None] = None
+    """Why an entry cannot be moved to a new key through the Document, and what to do instead;
+    None when it can (a rename is `add` of the new key and `delete` of the old: the entry moves to
+    where `add` puts new keys, and comments that belong to it alone go with the old one)."""
+
+    def drop_entries(self, data: bytes, keys: Sequence[str]) -> tuple[bytes, list[str]]:
+        """For a `multi_locale` format: `data` without the entries of `keys`, every locale's part of
+        them (a Document deletes its own locale's part only), and the keys that had an entry.
+        Raises CatalogFileError when `data` cannot be parsed."""
+        raise TypeError(f"{self.name} files hold one locale each: delete a key through each locale's Document")
+
+    # --- sources the files carry ---------------------------------------------------------------------
+
+    source_is_key: ClassVar[bool] = False
+    """Whether a key is the source text itself (gettext's msgid): every locale's file then carries its
+    sources, which `source_texts` and `source_messages` give."""
+
+    carries_source: ClassVar[bool] = False
+    """Whether a translation's file holds each message's source beside it (XLIFF `<source>`): read
+    with the source locale's tag, it gives the sources, which serve when that locale has no file."""
+
+    def source_texts(self, data: bytes, tag: LocaleTag) -> dict[str, SourceText]:
+        """For a `source_is_key` format: every key of the file with its source, notes and context,
+        whether the entry is translated or not."""
+        return {}
+
+    def source_messages(self, data: bytes, tag: LocaleTag, keys: Sequence[str]
+                        ) -> dict[str, tuple[Value, Renderable | None]]:
+        """For a `source_is_key` format: the source of each of `keys` the file has, as its text and
+        as a message compiled the way the entry's translation is (gettext: with its flags)."""
+        return {}
+
+    # --- limits --------------------------------------------------------------------------------------
+
+    limits_length: ClassVar[bool] = False
+    """Whether the files may say how long a translation may be (`max_lengths` reads it)."""
+
+    def max_lengths(self, data: bytes) -> dict[str, int]:
+        """The longest text each key of a file may have, in characters, where the file says it
+        (XLIFF 1.2 `maxwidth`)."""
+        return {}

@@ -99,9 +99,6 @@ class IcuMessages(TextMessages[str]):
 class IcuJsonFormat(CatalogFormat):
     """FormatJS / react-intl JSON: flat, nested or extracted; ICU messages."""
 
-    name = "icu-json"
-    suffixes = (".json",)
-
     def read(self, data: bytes, tag: LocaleTag) -> IcuMessages:
         document = JsonDocument(data)
         root = document.object_root('an icu-json catalog is one JSON object of messages '

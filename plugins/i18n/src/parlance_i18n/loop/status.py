@@ -18,10 +18,11 @@ fuzzy or invalid (exactly one), and a translated one may also be stale.
   written, as recorded in the lock file (`lockfile.SourceLock`).
 - `coverage` = translated / total (1.0 for an empty catalog).
 
-Where the source texts come from: the source locale's files of the catalog. gettext is bilingual, so
-for PO the `msgid`s of the target's own files are the source (the source locale rarely has PO
-files); for XLIFF without a source-locale file, the target's files read for the source language
-(their `<source>`s). A catalog with neither is reported with a problem and no keys.
+Where the source texts come from: the source locale's files of the catalog. Where a key is its
+source text (the format's `source_is_key`: gettext's msgid), the target's own files are the source
+(the source locale rarely has PO files); where a file carries its sources (`carries_source`: XLIFF's
+`<source>`) and the source locale has no file, the target's files read for the source language. A
+catalog with none of these is reported with a problem and no keys.
 
 `CatalogView` is the one place that knows this; `workitems` builds on it.
 """
@@ -30,12 +31,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.errors import I18nError
-from parlance_i18n.formats import CatalogFileError, LocaleMessages, Value
+from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, SourceText, Value
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.tools.models import LocaleStatusReport, SkippedMessage
 from parlance_i18n.model.project import CatalogFile, Project, ProjectLocale
@@ -52,8 +52,6 @@ REVIEW_STATES = frozenset({
     "needs-adaptation", "needs-l10n",
     "needs_review",  # String Catalogs
 })
-_BILINGUAL_SOURCE = frozenset({"xliff"})
-"""Formats whose target files carry their source texts (read for the source language); PO apart."""
 _PLURAL_SUFFIX = re.compile(r"_(?:ordinal_)?(?:zero|one|two|few|many|other)$")
 # What is set aside before counting words: placeholders of every format, URLs, e-mail addresses, numbers.
 _NOT_WORDS = re.compile(
@@ -145,18 +143,18 @@ class CatalogView:
         """Why the catalog has no source keys, or None."""
         self.problems: list[tuple[str | None, str]] = []
         self._sources: list[tuple[CatalogFile, LocaleMessages]] = []
-        self._po: dict[str, _PoEntry] = {}
+        self._key_sources: dict[str, tuple[CatalogFile, SourceText]] = {}
         self._untranslatable: set[str] = set()
         self._states: dict[str, str] = {}
         source_files = [f for f in source.files if f.catalog == name]
         first = source_files or self.target_files
-        self.format_name: str | None = first[0].format.name if first else None
+        self.format: CatalogFormat | None = first[0].format if first else None
         keys: dict[str, None] = {}
-        if self.format_name == "po":
-            self._read_po(self.target_files if self.target_files else source_files, keys)
+        if self.format is not None and self.format.source_is_key:
+            self._read_key_sources(self.target_files if self.target_files else source_files, keys)
         elif source_files:
             self._sources = [(f, m) for f, m in source.load() if f.catalog == name]
-        elif self.format_name in _BILINGUAL_SOURCE:
+        elif self.format is not None and self.format.carries_source:
             self._sources = self._read_bilingual()
         else:
             self.problem = (f"the catalog {name!r} has no file for the source locale {source.tag.code!r}, so there is "
@@ -180,9 +178,9 @@ class CatalogView:
 
     def source_text(self, key: str) -> Value | None:
         """The text to translate: a str, or forms by category (a PO plural's are `one`/`other`: msgid, msgid_plural)."""
-        entry = self._po.get(key)
+        entry = self._key_sources.get(key)
         if entry is not None:
-            return entry.source
+            return entry[1].text
         for _, messages in self._sources:
             found = messages.text(key)
             if found is not None:
@@ -197,16 +195,16 @@ class CatalogView:
         return None
 
     def source_file(self, key: str) -> CatalogFile | None:
-        entry = self._po.get(key)
+        entry = self._key_sources.get(key)
         if entry is not None:
-            return entry.file
+            return entry[0]
         return next((f for f, messages in self._sources if key in messages), None)
 
     def comment(self, key: str) -> str | None:
         """Notes for translators: the source's, else the target's (PO `#.`, ARB description, XLIFF note, ...)."""
-        entry = self._po.get(key)
-        if entry is not None and entry.comment:
-            return entry.comment
+        entry = self._key_sources.get(key)
+        if entry is not None and entry[1].comment:
+            return entry[1].comment
         for _, messages in (*self._sources, *self.target_layers):
             if key in messages:
                 found = messages.comment(key)
@@ -216,27 +214,25 @@ class CatalogView:
 
     def context(self, key: str) -> str | None:
         """The disambiguating context a format keys by (PO `msgctxt`), or None."""
-        entry = self._po.get(key)
-        return entry.context if entry is not None else None
+        entry = self._key_sources.get(key)
+        return entry[1].context if entry is not None else None
 
     def max_length(self, key: str) -> int | None:
-        """The longest translation the file allows, where the format carries one (XLIFF `maxwidth` in
-        characters, or a format's own `max_lengths`): the target file's, else the source file's."""
+        """The longest translation the file allows, where the format carries one (its `max_lengths`:
+        XLIFF `maxwidth` in characters): the target file's, else the source file's."""
         return self._max_lengths.get(key)
 
     @cached_property
     def _max_lengths(self) -> dict[str, int]:
-        from parlance_i18n.loop.validate import max_lengths  # the write side checks the same limits
-
         found: dict[str, int] = {}
-        for file, messages in (*self.target_layers, *self._sources):
-            if file.format.name != "xliff" and getattr(messages, "max_lengths", None) is None:
+        for file, _ in (*self.target_layers, *self._sources):
+            if not file.format.limits_length:
                 continue
             try:
                 data = file.path.read_bytes()
             except OSError:
                 continue
-            for key, length in max_lengths(file.format, data, messages).items():
+            for key, length in file.format.max_lengths(data).items():
                 found.setdefault(key, length)
         return found
 
@@ -339,31 +335,16 @@ class CatalogView:
                 continue  # reported with the target's problems
         return found
 
-    def _read_po(self, files: Iterable[CatalogFile], keys: dict[str, None]) -> None:
+    def _read_key_sources(self, files: Iterable[CatalogFile], keys: dict[str, None]) -> None:
         for file in files:
             try:
-                data = file.path.read_bytes()
-                document = file.format.edit(data, file.tag)
+                found = file.format.source_texts(file.path.read_bytes(), file.tag)
             except (CatalogFileError, OSError):
                 continue  # reported with the locale's problems
-            lines = _po_lines(data)
-            for key in document.keys():
-                if key in self._po:
-                    continue
-                line = document.line_of(key)
-                comment, plural = _po_around(lines, line - 1) if line else (None, None)
-                context, separator, msgid = key.rpartition("\x04")
-                source: Value = msgid if plural is None else {"one": msgid, "other": plural}
-                self._po[key] = _PoEntry(file, source, comment, context if separator else None)
-                keys[key] = None
-
-
-@dataclass(frozen=True, slots=True)
-class _PoEntry:
-    file: CatalogFile
-    source: Value
-    comment: str | None
-    context: str | None
+            for key, source in found.items():
+                if key not in self._key_sources:
+                    self._key_sources[key] = (file, source)
+                    keys[key] = None
 
 
 def is_suspicious_copy(source: Value, translation: Value) -> bool:
@@ -379,50 +360,3 @@ def is_suspicious_copy(source: Value, translation: Value) -> bool:
         if len(_UNSPACED_LETTER.findall(rest)) >= 2 or len(_WORD.findall(rest)) >= 2:
             return True
     return False
-
-
-# --- PO notes and plural ids, for entries PoMessages does not serve -----------------------------------------------
-
-_PO_ESCAPE = re.compile(r'\\(["\\abfnrtv]|[0-7]{1,3}|x[0-9A-Fa-f]{1,2})')
-_PO_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", '"': '"', "\\": "\\"}
-_PO_STRING = re.compile(r'^\s*"(.*)"\s*$')
-
-
-def _po_lines(data: bytes) -> list[str]:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").split("\n")
-
-
-def _po_unescape(text: str) -> str:
-    def one(match: re.Match[str]) -> str:
-        code = match.group(1)
-        if code in _PO_ESCAPES:
-            return _PO_ESCAPES[code]
-        return chr(int(code[1:], 16) if code[0] == "x" else int(code, 8))
-    return _PO_ESCAPE.sub(one, text)
-
-
-def _po_around(lines: list[str], index: int) -> tuple[str | None, str | None]:
-    """(the `#.` comments above the entry whose key starts at line `index`, its msgid_plural or None)."""
-    notes: list[str] = []
-    above = index - 1
-    while above >= 0 and lines[above].startswith("#") and not lines[above].startswith("#~"):
-        if lines[above].startswith("#."):
-            notes.append(lines[above][2:].strip())
-        above -= 1
-    notes.reverse()
-    plural: list[str] | None = None
-    for line in lines[index:]:
-        stripped = line.strip()
-        if stripped.startswith("msgstr"):
-            break
-        if stripped.startswith("msgid_plural"):
-            plural = []
-            stripped = stripped[len("msgid_plural"):]
-        elif plural is None or not stripped.startswith('"'):
-            continue
-        found = _PO_STRING.match(stripped)
-        if found:
-            plural.append(_po_unescape(found.group(1)))
-    return ("\n".join(notes) or None), ("".join(plural) if plural is not None else None)

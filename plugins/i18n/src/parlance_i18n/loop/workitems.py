@@ -55,21 +55,7 @@ MAX_EXAMPLES = 3
 MIN_SIMILARITY = 0.3
 STALE = "stale"
 _CURSOR_VERSION = 1
-_FORMAT_KEY = "NSStringLocalizedFormatKey"
 
-_PRINTF = r"%(?:\d+\$)?[-#0+,']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|q|z|t|j|L)?[diouxXeEfFgGaAcCsSpn@]"
-_PLACEHOLDERS: dict[str, re.Pattern[str]] = {
-    "i18next": re.compile(r"\{\{[^{}]+\}\}|\$t\([^()]*\)"),
-    "po": re.compile(rf"%\([^()]+\)[-#0+]*\d*(?:\.\d+)?[a-zA-Z]|{_PRINTF}"),
-    "yaml": re.compile(r"%\{[^{}]+\}|%<[^<>]+>[a-zA-Z]"),
-    "xliff": re.compile(r"<(?:[\w.-]+:)?(?:x|ph|bx|ex|it|sc|ec|sm|em|g|pc|bpt|ept)\b[^<>]*>"),
-    "android": re.compile(_PRINTF),
-    "apple-strings": re.compile(rf"%(?:\d+\$)?#@[^@]+@|{_PRINTF}"),
-    "stringsdict": re.compile(rf"%(?:\d+\$)?#@[^@]+@|{_PRINTF}"),
-    "xcstrings": re.compile(rf"%(?:\d+\$)?#@[^@]+@|{_PRINTF}"),
-}
-"""Placeholders as each format writes them; formats not named here (ICU, Java MessageFormat) list
-their arguments as `{name}`."""
 _ESCAPED_PERCENT = re.compile(r"%%")
 
 # For the example index: placeholders and markup are not words.
@@ -203,7 +189,7 @@ def _joined(source: Value) -> str:
 def _placeholders(view: CatalogView, key: str, source: Value) -> list[str]:
     """The source's placeholders as its format writes them, each once, in order of appearance."""
     texts = [source] if isinstance(source, str) else list(source.values())
-    pattern = _PLACEHOLDERS.get(view.format_name or "")
+    pattern = view.format.placeholder_pattern if view.format is not None else None
     found: dict[str, None] = {}
     if pattern is not None:
         for text in texts:
@@ -225,12 +211,7 @@ def _plural_categories(view: CatalogView, key: str, source: Value, rules: Any) -
     cardinal = [c for c in CATEGORIES if c in rules.cardinal_categories]
     ordinal = [c for c in CATEGORIES if c in rules.ordinal_categories]
     if isinstance(source, dict):
-        if view.format_name == "i18next" and source and all(name.startswith("ordinal_") for name in source):
-            return [f"ordinal_{c}" for c in ordinal]
-        if _FORMAT_KEY in source:
-            variables = list(dict.fromkeys(name.partition(".")[0] for name in source if "." in name))
-            return [_FORMAT_KEY] + [f"{variable}.{c}" for variable in variables for c in cardinal]
-        return cardinal
+        return view.format.form_names(source, cardinal, ordinal) if view.format is not None else cardinal
     message = view.source_message(key)
     uses = getattr(message, "plurals", ()) if message is not None else ()
     wanted: set[str] = set()

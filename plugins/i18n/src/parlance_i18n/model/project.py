@@ -34,7 +34,6 @@ logger = logging.getLogger(__name__)
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """A catalog file larger than this is reported and not read (the largest real ones are a few MB)."""
 _MAX_MATCHES = 10_000
-_ANDROID_DEFAULT = "values"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +64,7 @@ def discover(source: CatalogSource, source_tag: LocaleTag) -> tuple[list[Catalog
     pattern = str(source.path)
     files: list[CatalogFile] = []
     problems: list[FileProblem] = []
-    matched = list(_expand(pattern))
+    matched = list(_expand(pattern, _default_folder(source, pattern)))
     # One format for the whole catalog: a locale's file with no i18next trait yet (a new, nearly empty
     # translation) is still an i18next file when its siblings are.
     catalog_format = _catalog_format(source, [path for path, _ in matched])
@@ -312,8 +311,9 @@ class _LocaleFiles:
 # --- discovery -----------------------------------------------------------------------------------------
 
 
-def _expand(pattern: str) -> Iterator[tuple[Path, dict[str, str]]]:
-    """Every existing file the pattern matches, with what `{locale}` and `{domain}` matched."""
+def _expand(pattern: str, default_folder: str | None) -> Iterator[tuple[Path, dict[str, str]]]:
+    """Every existing file the pattern matches, with what `{locale}` and `{domain}` matched
+    (`<default_folder>-{locale}` matching the default folder too)."""
     parts = Path(pattern).parts
     fixed = 0
     while fixed < len(parts) and "{" not in parts[fixed]:
@@ -324,7 +324,7 @@ def _expand(pattern: str) -> Iterator[tuple[Path, dict[str, str]]]:
             yield base, {}
         return
     found = 0
-    for path, fields in _walk(base, parts[fixed:], {}):
+    for path, fields in _walk(base, parts[fixed:], {}, default_folder):
         found += 1
         if found > _MAX_MATCHES:
             logger.warning("i18n.catalog_too_many_files", extra={"pattern": pattern, "limit": _MAX_MATCHES})
@@ -332,17 +332,18 @@ def _expand(pattern: str) -> Iterator[tuple[Path, dict[str, str]]]:
         yield path, fields
 
 
-def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str]) -> Iterator[tuple[Path, dict[str, str]]]:
+def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str],
+          default_folder: str | None) -> Iterator[tuple[Path, dict[str, str]]]:
     head, rest = parts[0], parts[1:]
     if "{" not in head:
         child = directory / head
         if rest:
             if child.is_dir():
-                yield from _walk(child, rest, fields)
+                yield from _walk(child, rest, fields, default_folder)
         elif child.is_file():
             yield child, fields
         return
-    matcher = _segment_matcher(head)
+    matcher = _segment_matcher(head, default_folder)
     try:
         entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
     except OSError:
@@ -355,7 +356,7 @@ def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str]) -> It
             continue
         found = {**fields, **{k: v for k, v in match.groupdict().items() if v is not None}}
         if rest and entry.is_dir():
-            yield from _walk(Path(entry.path), rest, found)
+            yield from _walk(Path(entry.path), rest, found, default_folder)
         elif not rest and entry.is_file():
             yield Path(entry.path), found
 
@@ -363,16 +364,24 @@ def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str]) -> It
 _PLACEHOLDER_REGEX = {"{locale}": "(?P<locale>[^/]+?)", "{domain}": "(?P<domain>[^/]+?)"}
 
 
-def _segment_matcher(segment: str) -> re.Pattern[str]:
-    """A regex for one path segment with placeholders; `values-{locale}` also matches `values`."""
-    if segment == f"{_ANDROID_DEFAULT}-{{locale}}":
-        return re.compile(rf"{_ANDROID_DEFAULT}(?:-(?P<locale>[^/]+))?")
+def _segment_matcher(segment: str, default_folder: str | None) -> re.Pattern[str]:
+    """A regex for one path segment with placeholders; `<default_folder>-{locale}` also matches the
+    default folder itself (Android: `values-{locale}` matches `values`)."""
+    if default_folder is not None and segment == f"{default_folder}-{{locale}}":
+        return re.compile(rf"{re.escape(default_folder)}(?:-(?P<locale>[^/]+))?")
     pieces = re.split(r"(\{locale\}|\{domain\})", segment)
     regex = "".join(
         _PLACEHOLDER_REGEX.get(piece) or re.escape(piece)
         for piece in pieces
     )
     return re.compile(regex)
+
+
+def _default_folder(source: CatalogSource, pattern: str) -> str | None:
+    """The default locale's folder of the catalog's format (`CatalogFormat.default_folder`), the
+    format told by the configuration or by the pattern's suffix before any file is found."""
+    fmt = formats.get(source.format) if source.format is not None else formats.detect(pattern)
+    return fmt.default_folder if fmt is not None else None
 
 
 def _catalog_format(source: CatalogSource, paths: list[Path]) -> CatalogFormat | None:

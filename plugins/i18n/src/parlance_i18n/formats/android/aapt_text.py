@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-from parlance_i18n.formats.shared.xmltext import split_markup, tokens
+from parlance_i18n.formats.shared.xmledit import split_markup
+from parlance_i18n.formats.shared.xmltext import tokens
 
 __all__ = [
     "ASCII_SPACE",

@@ -25,24 +25,17 @@ keys cannot be read at all. The DOCTYPE every plist carries is accepted and neve
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Problem, Renderable, Value
+from parlance_i18n.formats.apple.base import AppleFormat
+from parlance_i18n.formats.base import CatalogFileError, Document, Problem, Renderable, Value
 from parlance_i18n.formats.apple.foundation_plural import VARIABLE, EntryTexts, PluralFormat, entry_problem
 from parlance_i18n.formats.shared.messages import TextMessages, first_one_used
 from parlance_i18n.formats.shared.spelling import lproj_locale
-from parlance_i18n.formats.shared.xmltext import (
-    COMMENT,
-    XmlDocument,
-    XmlFile,
-    XmlNode,
-    content_edit,
-    escape_text,
-    line_extent,
-    scan,
-    unescape,
-)
+from parlance_i18n.formats.shared.xmledit import XmlDocument, content_edit, escape_text, line_extent
+from parlance_i18n.formats.shared.xmltext import COMMENT, XmlFile, XmlNode, scan, unescape
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 
@@ -446,11 +439,12 @@ def _pairs_or_empty(file: XmlFile, dictionary: XmlNode) -> list[_Pair]:
         return []
 
 
-class StringsdictFormat(CatalogFormat):
+class StringsdictFormat(AppleFormat):
     """`Localizable.stringsdict`: plural entries of an Apple project, one locale per file."""
 
-    name = "stringsdict"
-    suffixes = (".stringsdict",)
+    plural_forms = True
+    rename_refusal = ("a .stringsdict entry would be written anew, losing its variable names and value types: "
+                      "rename it in Xcode or a text editor")
 
     def read(self, data: bytes, tag: LocaleTag) -> StringsdictMessages:
         return _read(data, tag)
@@ -464,3 +458,28 @@ class StringsdictFormat(CatalogFormat):
     def parse_spelling(self, text: str) -> LocaleTag | None:
         """`pt-BR`, `pt-BR.lproj`, `zh-Hans.lproj`; `Base.lproj` is no locale."""
         return lproj_locale(text)
+
+    def plural_value(self, document: Document, forms: dict[str, str], current: Value | None, tag: LocaleTag, *,
+                     shaped: dict[str, str]) -> Value:
+        """Forms by category; for an entry with text around its variable, or several variables, the
+        entry's own shape: its format and `<variable>.<category>` forms of the variables it has."""
+        if FORMAT_KEY not in shaped and FORMAT_KEY not in forms:
+            return super().plural_value(document, forms, current, tag, shaped=shaped)
+        variables = _variables(shaped) or _variables(forms)
+        for name in forms:
+            variable, dot, category = name.partition(".")
+            if name != FORMAT_KEY and not (dot and category in _ORDER and variable in variables):
+                raise ValueError(f"{name!r} is not a part of this .stringsdict entry: give {FORMAT_KEY!r} and "
+                                 f"forms as '<variable>.<category>' for the variables {', '.join(sorted(variables))}")
+        return {**current, **forms} if isinstance(current, dict) else dict(forms)
+
+    def form_names(self, source: Mapping[str, str], cardinal: Sequence[str], ordinal: Sequence[str]) -> list[str]:
+        """The categories; for an entry in its own shape, its format and each variable's categories."""
+        if FORMAT_KEY not in source:
+            return list(cardinal)
+        return [FORMAT_KEY] + [f"{variable}.{c}" for variable in _variables(source) for c in cardinal]
+
+
+def _variables(forms: Mapping[str, str]) -> list[str]:
+    """The variables of forms named `<variable>.<category>`, in order."""
+    return list(dict.fromkeys(name.partition(".")[0] for name in forms if "." in name))

@@ -25,10 +25,11 @@ layout (`" : "`, two spaces) is kept, since the JSON document splices only what 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Document, Problem, Renderable, Value
+from parlance_i18n.formats.apple.base import AppleFormat
+from parlance_i18n.formats.base import CatalogFileError, Document, Problem, Renderable, Value
 from parlance_i18n.formats.apple.foundation_plural import foundation_category
 from parlance_i18n.formats.shared.jsontext import JsonDocument, Path
 from parlance_i18n.formats.shared.messages import TextMessages
@@ -209,12 +210,13 @@ def _language(strings: dict[str, Any], source: str, tag: LocaleTag) -> str:
     return tag.code
 
 
-class XcstringsFormat(CatalogFormat):
+class XcstringsFormat(AppleFormat):
     """Xcode String Catalog: all locales in one file, Apple format strings, plural variations."""
 
-    name = "xcstrings"
-    suffixes = (".xcstrings",)
     multi_locale = True
+    plural_forms = True
+    rename_refusal = ("String Catalog keys come from the code Xcode extracts them from: rename the key in the code "
+                      "and build, and Xcode moves its translations")
 
     def read(self, data: bytes, tag: LocaleTag) -> XcstringsMessages:
         document = JsonDocument(data)
@@ -279,6 +281,16 @@ class XcstringsFormat(CatalogFormat):
 
     def sniff(self, head: bytes) -> bool:
         return _SNIFF_SOURCE.search(head) is not None and _SNIFF_STRINGS.search(head) is not None
+
+    def drop_entries(self, data: bytes, keys: Sequence[str]) -> tuple[bytes, list[str]]:
+        """Whole entries go: every language's localization, the comment and the state. The language
+        Documents edit one language each; this uses the JSON splicer they use, so the rest of the
+        file keeps its bytes."""
+        document = JsonDocument(data)
+        present = [key for key in keys if document.value_at(("strings", key)) is not None]
+        for key in present:
+            document.delete(("strings", key))
+        return document.to_bytes(), present
 
 
 class XcstringsDocument(Document):

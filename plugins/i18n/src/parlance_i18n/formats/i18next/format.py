@@ -42,10 +42,12 @@ import bisect
 import functools
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Document, LocaleMessages, Problem, Value
+from parlance_i18n.formats.i18next import groups
+from parlance_i18n.formats.i18next.groups import CARDINAL_SUFFIXES, FORM_SUFFIXES, ORDINAL_SUFFIXES
 from parlance_i18n.formats.i18next.keys import KeyPaths
 from parlance_i18n.formats.i18next.render import OBJECT, I18nextRenderer, variable_names
 from parlance_i18n.formats.shared.js_values import reject_json_constant
@@ -58,11 +60,6 @@ if TYPE_CHECKING:
 
 __all__ = ["I18nextDocument", "I18nextFormat", "I18nextMessages"]
 
-_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
-_ORDINAL_SUFFIXES = tuple(f"_ordinal_{c}" for c in _CATEGORIES)
-_CARDINAL_SUFFIXES = tuple(f"_{c}" for c in _CATEGORIES)
-_FORM_SUFFIXES = _ORDINAL_SUFFIXES + _CARDINAL_SUFFIXES  # ordinal first: "_ordinal_one" also ends in "_one"
-
 _SNIFF_PLURAL_KEY = re.compile(rb'_(?:zero|one|two|few|many|other)"\s*:')
 _SNIFF_VARIABLE = re.compile(rb"\{\{-?\s*[\w.\-]+\s*(?:,[^{}\"]*)?\}\}")
 _SNIFF_ICU = re.compile(rb"(?<!\{)\{\s*[\w.\-]+\s*,\s*(?:plural|select|selectordinal|number|date|time)\s*[,}]")
@@ -72,10 +69,10 @@ _SNIFF_ICU = re.compile(rb"(?<!\{)\{\s*[\w.\-]+\s*,\s*(?:plural|select|selectord
 
 
 class I18nextFormat(CatalogFormat):
-    """i18next JSON v4 files, flat or nested (`locales/de/translation.json`)."""
+    """i18next JSON v4 files, flat or nested (`locales/de/translation.json`); a plural's forms are keys
+    of their own (`groups`)."""
 
-    name = "i18next"
-    suffixes = (".json",)
+    placeholder_pattern = re.compile(r"\{\{[^{}]+\}\}|\$t\([^()]*\)")
 
     def read(self, data: bytes, tag: LocaleTag) -> I18nextMessages:
         root, has_duplicates = _parse(data)
@@ -94,6 +91,22 @@ class I18nextFormat(CatalogFormat):
         if _SNIFF_PLURAL_KEY.search(head) or b"$t(" in head:
             return True
         return bool(_SNIFF_VARIABLE.search(head)) and not _SNIFF_ICU.search(head)
+
+    def placeholder(self, name: str) -> str:
+        return f"the placeholder {{{{{name}}}}}"
+
+    def message_writes(self, document: Document, key: str, value: Value, tag: LocaleTag, *,
+                       source: Value | None) -> list[tuple[str, Value]]:
+        return groups.group_writes(document, key, value, source)
+
+    def form_names(self, source: Mapping[str, str], cardinal: Sequence[str], ordinal: Sequence[str]) -> list[str]:
+        return groups.form_names(source, cardinal, ordinal)
+
+    def message_keys(self, document: Document, key: str) -> list[str]:
+        return groups.group_keys(document, key)
+
+    def renamed_key(self, part: str, old: str, new: str) -> str:
+        return groups.renamed_part(part, old, new) or super().renamed_key(part, old, new)
 
 
 def _decode(data: bytes) -> str:
@@ -230,8 +243,8 @@ def _problems(data: bytes, skipped: Skipped, has_duplicates: bool) -> list[Probl
 
 def _base_of(key: str) -> str | None:
     """The key a plural form belongs to (`items` for `items_one`, `rank_ordinal_two`), or None."""
-    if key.endswith(_FORM_SUFFIXES):
-        for suffix in _FORM_SUFFIXES:
+    if key.endswith(FORM_SUFFIXES):
+        for suffix in FORM_SUFFIXES:
             if key.endswith(suffix) and len(key) > len(suffix):
                 return key[:-len(suffix)]
     return None
@@ -310,12 +323,12 @@ class I18nextMessages(LocaleMessages):
     def _forms(self, key: str) -> list[tuple[str, str]]:
         """(suffix, text) of `key`'s plural forms present with a text, cardinal then ordinal."""
         texts = self._texts
-        return [(suffix, texts[key + suffix]) for suffix in _CARDINAL_SUFFIXES + _ORDINAL_SUFFIXES
+        return [(suffix, texts[key + suffix]) for suffix in CARDINAL_SUFFIXES + ORDINAL_SUFFIXES
                 if texts.get(key + suffix)]
 
     def _has_forms(self, key: str) -> bool:
         texts = self._texts
-        return any(texts.get(key + suffix) for suffix in _FORM_SUFFIXES)
+        return any(texts.get(key + suffix) for suffix in FORM_SUFFIXES)
 
     def _has_context_forms(self, key: str) -> bool:
         """Whether some `key_<context>` has a text: `t(key, {context})` then finds a message."""

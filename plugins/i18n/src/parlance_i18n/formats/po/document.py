@@ -263,6 +263,10 @@ class PoDocument(Document):
                 other.shift(start - end)
         self._dirty = True
 
+    def mark_translated(self, key: str) -> bool:
+        """A written entry is served once it is not fuzzy: its `fuzzy` flag goes (see `clear_fuzzy`)."""
+        return self.is_fuzzy(key) and self.clear_fuzzy(key)
+
     def clear_fuzzy(self, key: str, *, previous: bool = True) -> bool:
         """Remove the `fuzzy` flag from `key`'s `#,` line (the line goes when no flag is left) and,
         with `previous`, its `#|` lines (the earlier msgid msgmerge kept for the translator).

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
-from parlance_i18n.formats.base import CatalogFormat, LocaleMessages, Problem, Value
+from parlance_i18n.formats.base import CatalogFormat, Document, LocaleMessages, Problem, Renderable, SourceText, Value
 from parlance_i18n.formats.po.render import (
     GERMANIC,
     PluralChoice,
@@ -56,6 +56,7 @@ from parlance_i18n.formats.po.scanner import (
     scan,
     shown_key,
 )
+from parlance_i18n.formats.shared.placeholders import printf_placeholders
 from parlance_i18n.formats.shared.spelling import locale_or_none
 from parlance_i18n.locales import LocaleTag
 
@@ -323,8 +324,11 @@ def _forms_problem(key: str, line: int | None, count: int, nplurals: int) -> Pro
 class PoFormat(CatalogFormat):
     """gettext PO and POT files (see the module docstring)."""
 
-    name: ClassVar[str] = "po"
-    suffixes: ClassVar[tuple[str, ...]] = (".po", ".pot")
+    placeholder_pattern = printf_placeholders(r"%\([^()]+\)[-#0+]*\d*(?:\.\d+)?[a-zA-Z]")
+    plural_forms = True
+    source_is_key = True
+    rename_refusal = ("gettext keys are msgids, which come from the source code: change the msgid there and run "
+                      "msgmerge")
 
     def read(self, data: bytes, tag: LocaleTag) -> PoMessages:
         return _read(data, tag)
@@ -336,6 +340,29 @@ class PoFormat(CatalogFormat):
 
     def sniff(self, head: bytes) -> bool:
         return b'msgid "' in head and b"msgstr" in head
+
+    def placeholder(self, name: str) -> str:
+        """`%(name)s` for a python-format name, `%s (argument 1)` for a positional argument."""
+        spelled = f"%s (argument {name})" if name.isdigit() else f"%({name})s"
+        return f"the placeholder {spelled}"
+
+    def plural_value(self, document: Document, forms: dict[str, str], current: Value | None, tag: LocaleTag, *,
+                     shaped: dict[str, str]) -> Value:
+        """msgstr forms by index, the file's Plural-Forms mapping categories to indexes (`msgstr_forms`)."""
+        from parlance_i18n.formats.po.msgstr_forms import msgstr_forms
+
+        return msgstr_forms(self, document, forms, current, tag)
+
+    def source_texts(self, data: bytes, tag: LocaleTag) -> dict[str, SourceText]:
+        from parlance_i18n.formats.po.sources import source_texts
+
+        return source_texts(self, data, tag)
+
+    def source_messages(self, data: bytes, tag: LocaleTag, keys: Sequence[str]
+                        ) -> dict[str, tuple[Value, Renderable | None]]:
+        from parlance_i18n.formats.po.sources import source_messages
+
+        return source_messages(self, data, tag, keys)
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """gettext's spelling: `pt_BR`, `sr@latin` (scripts as @modifiers), `ca@valencia`."""

@@ -453,9 +453,6 @@ def _odd_backslashes(line: str) -> bool:
 class PropertiesFormat(CatalogFormat):
     """Java `.properties` resource bundles (`messages_pt_BR.properties`)."""
 
-    name = "properties"
-    suffixes = (".properties",)
-
     def read(self, data: bytes, tag: LocaleTag) -> PropertiesMessages:
         return _read(data, tag)
 

@@ -13,14 +13,24 @@ import datetime as _dt
 import functools
 import math
 import re
-import unicodedata
 from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, localcontext
 from typing import TYPE_CHECKING, Any
 
+from parlance_i18n.formats.shared.intl_rules import (
+    IntlError,
+    adjust_widths,
+    currency_spacing,
+    digit_options,
+    min_grouping,
+    plural_operand_of,
+    round_digits,
+    skeleton_fields,
+    string_option,
+)
 from parlance_i18n.formats.shared.js_values import js_string, js_to_number, js_truthy
 from parlance_i18n.icu.dates import COMPONENT_LETTERS, HOUR_CYCLE_LETTER
-from parlance_i18n.locales import LocaleTag, babel_locale, cldr_parent
+from parlance_i18n.locales import LocaleTag, babel_locale
 
 if TYPE_CHECKING:
     from babel import Locale
@@ -28,10 +38,6 @@ if TYPE_CHECKING:
     from parlance_i18n.icu.plurals import PluralRules
 
 __all__ = ["Intl", "IntlError", "intl_for", "plural_category"]
-
-
-class IntlError(Exception):
-    """What `Intl` throws (RangeError, TypeError): i18next then keeps the value unformatted."""
 
 
 def plural_category(count: Any, ordinal: bool, rules: PluralRules) -> str:
@@ -59,11 +65,6 @@ _ZEROS = {"arab": 0x660, "arabext": 0x6F0, "beng": 0x9E6, "deva": 0x966, "mymr":
           "olck": 0x1C50, "mtei": 0xABF0, "adlm": 0x1E950, "nkoo": 0x7C0, "rohg": 0x10D30, "hmnp": 0x1E140,
           "gujr": 0xAE6, "guru": 0xA66, "knda": 0xCE6, "mlym": 0xD66, "orya": 0xB66, "tamldec": 0xBE6,
           "telu": 0xC66, "thai": 0xE50, "laoo": 0xED0, "khmr": 0x17E0, "java": 0xA9D0, "fullwide": 0xFF10}
-# CLDR's minimumGroupingDigits (numbers.json), which Babel's data does not carry: these locales write
-# 1234 ungrouped and group from 10 000 on (es except Latin America, pt except Brazil and Angola).
-_MIN_GROUPING_TWO = frozenset({"be", "bg", "es", "et", "hu", "hy", "ia", "ie", "it", "ka", "lv", "pl", "sl", "sq"})
-_MIN_GROUPING_TWO_REGIONS = {"pt": frozenset({"CH", "CV", "GQ", "GW", "LU", "MO", "MZ", "PT", "ST", "TL"}),
-                             "ru": frozenset({"UA"})}
 _UNITS = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
 _LIST_STYLES = {("conjunction", "long"): "standard", ("conjunction", "short"): "standard-short",
                 ("conjunction", "narrow"): "standard-narrow", ("disjunction", "long"): "or",
@@ -104,7 +105,7 @@ class Intl:
         self.symbols = symbols[system] if system in symbols else symbols["latn"]
         zero = _ZEROS.get(system)
         self.digits = str.maketrans("0123456789", "".join(chr(zero + i) for i in range(10))) if zero else None
-        self.min_grouping = _min_grouping(tag)
+        self.min_grouping = min_grouping(tag)
 
     # --- numbers -------------------------------------------------------------------------------------
 
@@ -113,7 +114,7 @@ class Intl:
         """`Intl.NumberFormat(locale, options).format(value)`; `mode` is how it rounds (half away from zero;
         RelativeTimeFormat's numbers round half to even)."""
         number = js_to_number(value)
-        style = style or _string_option(options, "style", ("decimal", "percent", "currency", "unit"), "decimal")
+        style = style or string_option(options, "style", ("decimal", "percent", "currency", "unit"), "decimal")
         currency = options.get("currency")
         if currency is not None:
             currency = js_string(currency)
@@ -124,12 +125,12 @@ class Intl:
             raise IntlError("currency style needs a currency")
         if style == "unit":
             raise IntlError("unit style is not emulated")
-        display = _string_option(options, "currencyDisplay", ("code", "symbol", "narrowSymbol", "name"), "symbol")
-        sign = _string_option(options, "currencySign", ("standard", "accounting"), "standard")
-        sign_display = _string_option(options, "signDisplay",
+        display = string_option(options, "currencyDisplay", ("code", "symbol", "narrowSymbol", "name"), "symbol")
+        sign = string_option(options, "currencySign", ("standard", "accounting"), "standard")
+        sign_display = string_option(options, "signDisplay",
                                       ("auto", "never", "always", "exceptZero", "negative"), "auto")
         grouping = self._grouping(options)
-        rounding = (*_digit_options(options, style, currency), mode)
+        rounding = (*digit_options(options, style, currency), mode)
         if style == "currency" and display == "name":
             return self._currency_name(number, currency or "", rounding, grouping)
         if style == "percent":
@@ -158,7 +159,7 @@ class Intl:
             symbol = currency if display == "code" else self._currency_symbol(currency)
         prefix, suffix = self._affix(prefix, symbol), self._affix(suffix, symbol)
         if symbol and body[:1].isdigit() or symbol and body[-1:].isdigit():
-            prefix, suffix = _currency_spacing(prefix, suffix, symbol, body)
+            prefix, suffix = currency_spacing(prefix, suffix, symbol, body)
         return prefix + body + suffix
 
     def _currency_symbol(self, currency: str) -> str:
@@ -173,7 +174,7 @@ class Intl:
         pattern = self.locale.decimal_formats[None]
         body, negative, _ = self._digits(number, False, rounding, pattern.grouping, grouping)
         shown = (self._affix(pattern.prefix[1], "") if negative else "") + body
-        category = self.rules.cardinal(_plural_operand_of(abs(number), rounding))
+        category = self.rules.cardinal(plural_operand_of(abs(number), rounding))
         name = get_currency_name(currency, 2 if category != "one" else 1, self.locale)
         units = self.locale._data["currency_unit_patterns"]
         template = units.get(category) or units.get("other") or "{0} {1}"
@@ -210,7 +211,7 @@ class Intl:
             if percent:
                 exact = exact.scaleb(2)
             negative = exact.is_signed()
-            whole, fraction = _round(abs(exact), rounding)
+            whole, fraction = round_digits(abs(exact), rounding)
         whole = whole.rjust(rounding[0], "0")
         first, rest = sizes
         if grouping is not None and 0 < first < len(whole) and len(whole) >= first + grouping:
@@ -265,8 +266,8 @@ class Intl:
                 raise IntlError(f"invalid time zone: {error}") from None
         moment = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC) + _dt.timedelta(milliseconds=math.trunc(number))
         styles = ("full", "long", "medium", "short")
-        date_style = _string_option(options, "dateStyle", styles, None)
-        time_style = _string_option(options, "timeStyle", styles, None)
+        date_style = string_option(options, "dateStyle", styles, None)
+        time_style = string_option(options, "timeStyle", styles, None)
         skeleton = self._skeleton(options)
         if date_style or time_style:
             if skeleton:
@@ -292,7 +293,7 @@ class Intl:
         available = self.locale.datetime_skeletons
         matched = skeleton if skeleton in available else match_skeleton(skeleton, available)
         if matched is not None:
-            pattern = _adjust_widths(str(available[matched].pattern), _fields(skeleton), _fields(matched))
+            pattern = adjust_widths(str(available[matched].pattern), skeleton_fields(skeleton), skeleton_fields(matched))
             return str(format_datetime(moment, pattern, tzinfo=zone, locale=self.locale))
         date = "".join(c for c in skeleton if c in _DATE_LETTERS)
         time = "".join(c for c in skeleton if c not in _DATE_LETTERS)
@@ -307,11 +308,11 @@ class Intl:
     def _skeleton(self, options: Mapping[str, Any]) -> str:
         skeleton = ""
         for field, letters in _SKELETON_LETTERS.items():
-            chosen = _string_option(options, field, tuple(letters), None)
+            chosen = string_option(options, field, tuple(letters), None)
             if chosen:
                 skeleton += letters[chosen]
         if "j" in skeleton:
-            cycle = _string_option(options, "hourCycle", ("h11", "h12", "h23", "h24"), None)
+            cycle = string_option(options, "hourCycle", ("h11", "h12", "h23", "h24"), None)
             hour12 = options.get("hour12")
             if hour12 is not None:
                 letter = "h" if js_truthy(hour12) else "H"
@@ -332,12 +333,12 @@ class Intl:
             unit = unit[:-1]
         if unit not in _UNITS:
             raise IntlError(f"invalid unit {unit!r}")
-        style = _string_option(options, "style", ("long", "short", "narrow"), "long")
-        _string_option(options, "numeric", ("always", "auto"), "always")  # validated; "auto" renders as always
+        style = string_option(options, "style", ("long", "short", "narrow"), "long")
+        string_option(options, "numeric", ("always", "auto"), "always")  # validated; "auto" renders as always
         fields = self.locale._data["date_fields"]
         direction = "past" if number < 0 or (number == 0 and math.copysign(1.0, number) < 0) else "future"
         shown = self.number(abs(number), {}, mode=ROUND_HALF_EVEN)
-        category = self.rules.cardinal(_plural_operand_of(abs(number), (1, "fraction", 0, 3, ROUND_HALF_EVEN)))
+        category = self.rules.cardinal(plural_operand_of(abs(number), (1, "fraction", 0, 3, ROUND_HALF_EVEN)))
         template = None
         for name in ((f"{unit}-{style}",) if style != "long" else ()) + (unit,):  # a short style inherits
             patterns = fields.get(name, {}).get(direction)
@@ -357,8 +358,8 @@ class Intl:
             items = list(value)
         else:
             raise IntlError("a list format needs a list of strings")
-        kind = _string_option(options, "type", ("conjunction", "disjunction", "unit"), "conjunction")
-        style = _string_option(options, "style", ("long", "short", "narrow"), "long")
+        kind = string_option(options, "type", ("conjunction", "disjunction", "unit"), "conjunction")
+        style = string_option(options, "style", ("long", "short", "narrow"), "long")
         if not items:
             return ""
         return str(format_list(items, style=_LIST_STYLES[kind, style], locale=self.locale))  # type: ignore[arg-type]
@@ -374,140 +375,3 @@ _SKELETON_LETTERS = {
     "timeZoneName": {**COMPONENT_LETTERS["timeZoneName"], "shortOffset": "O", "longOffset": "OOOO"},
 }
 _DATE_LETTERS = frozenset("GyYuUrQqMLlwWdDFgEec")
-_FIELD_KIND = {"L": "M", "c": "E", "e": "E", "h": "H", "K": "H", "k": "H", "Y": "y", "u": "y"}
-
-
-def _fields(skeleton: str) -> dict[str, tuple[str, int]]:
-    """Each field of a skeleton by kind (hours are one kind, whatever their cycle): (letter, width)."""
-    found: dict[str, tuple[str, int]] = {}
-    for run in re.finditer(r"([A-Za-z])\1*", skeleton):
-        letter = run.group(1)
-        found[_FIELD_KIND.get(letter, letter)] = (letter, len(run.group()))
-    return found
-
-
-def _numeric(letter: str, width: int) -> bool:
-    if letter in "MLec":
-        return width <= 2
-    return letter in "yYudDHhKkmsSgFw"
-
-
-def _adjust_widths(pattern: str, wanted: dict[str, tuple[str, int]], matched: dict[str, tuple[str, int]]) -> str:
-    """ICU's adjustFieldTypes: a field takes the requested width when the matched skeleton wrote it at
-    another width and both are numbers or both are words; hours always do; minutes and seconds never."""
-    def adjust(run: re.Match[str]) -> str:
-        token = run.group()
-        if token.startswith("'"):
-            return token
-        letter, width = token[0], len(token)
-        kind = _FIELD_KIND.get(letter, letter)
-        if kind not in wanted or kind in ("m", "s"):
-            return token
-        wanted_letter, wanted_width = wanted[kind]
-        if kind == "H":
-            return letter * wanted_width
-        matched_width = matched.get(kind, ("", 0))[1]
-        if matched_width == wanted_width or _numeric(letter, width) != _numeric(wanted_letter, wanted_width):
-            return token
-        return letter * wanted_width
-
-    return re.sub(r"'(?:[^']|'')*'|([A-Za-z])\1*", adjust, pattern)
-
-
-def _min_grouping(tag: LocaleTag) -> int:
-    if tag.language == "es":
-        parent = cldr_parent(tag) if tag.region else None
-        return 1 if tag.region == "419" or (parent is not None and parent.region == "419") else 2
-    if tag.language in _MIN_GROUPING_TWO:
-        return 2
-    regions = _MIN_GROUPING_TWO_REGIONS.get(tag.language)
-    if regions is not None and tag.region in regions:
-        return 2
-    return 3 if tag.language == "ee" else 1
-
-
-def _string_option(options: Mapping[str, Any], name: str, allowed: tuple[str, ...], default: Any) -> Any:
-    value = options.get(name)
-    if value is None:
-        return default
-    text = js_string(value)
-    if text not in allowed:
-        raise IntlError(f"invalid {name} {text!r}")
-    return text
-
-
-def _number_option(options: Mapping[str, Any], name: str, low: int, high: int) -> int | None:
-    value = options.get(name)
-    if value is None:
-        return None
-    number = js_to_number(value)
-    if math.isnan(number) or not low <= number <= high:
-        raise IntlError(f"{name} out of range")
-    return math.floor(number)
-
-
-def _digit_options(options: Mapping[str, Any], style: str, currency: str | None) -> tuple[Any, ...]:
-    """(minimum integer digits, "fraction", min, max) or (minimum integer digits, "significant", min, max),
-    resolved as `SetNumberFormatDigitOptions` resolves them."""
-    integer = _number_option(options, "minimumIntegerDigits", 1, 21) or 1
-    least_sig = _number_option(options, "minimumSignificantDigits", 1, 21)
-    most_sig = _number_option(options, "maximumSignificantDigits", 1, 21)
-    if least_sig is not None or most_sig is not None:
-        least_sig = least_sig or 1
-        most_sig = most_sig if most_sig is not None else 21
-        if least_sig > most_sig:
-            raise IntlError("minimumSignificantDigits is above maximumSignificantDigits")
-        return integer, "significant", least_sig, most_sig
-    if style == "currency":
-        from babel.numbers import get_currency_precision
-
-        default_least = default_most = get_currency_precision(currency or "XXX")
-    else:
-        default_least, default_most = 0, (0 if style == "percent" else 3)
-    least = _number_option(options, "minimumFractionDigits", 0, 100)
-    most = _number_option(options, "maximumFractionDigits", 0, 100)
-    if least is None and most is None:
-        least, most = default_least, default_most
-    elif most is None:
-        assert least is not None
-        most = max(default_most, least)
-    elif least is None:
-        least = min(default_least, most)
-    elif least > most:
-        raise IntlError("minimumFractionDigits is above maximumFractionDigits")
-    return integer, "fraction", least, most
-
-
-def _round(value: Decimal, rounding: tuple[Any, ...]) -> tuple[str, str]:
-    """(integer digits, fraction digits) of a non-negative value rounded half away from zero."""
-    _, kind, least, most, mode = rounding
-    if kind == "fraction":
-        rounded = value.quantize(Decimal(1).scaleb(-most), mode)
-        whole, _, fraction = f"{rounded:f}".partition(".")
-        fraction = fraction.rstrip("0")
-        return whole, fraction.ljust(least, "0")
-    if value == 0:
-        return "0", "0" * (least - 1)
-    rounded = value.quantize(Decimal(1).scaleb(value.adjusted() - most + 1), mode)
-    whole, _, fraction = f"{rounded.normalize():f}".partition(".")
-    shown = len((whole + fraction).lstrip("0"))
-    return whole, fraction + "0" * max(0, least - shown)
-
-
-def _plural_operand_of(number: float, rounding: tuple[Any, ...]) -> int | Decimal:
-    whole, fraction = _round(Decimal(repr(number)), rounding)
-    return Decimal(f"{whole}.{fraction}") if fraction else int(whole)
-
-
-def _currency_spacing(prefix: str, suffix: str, symbol: str, body: str) -> tuple[str, str]:
-    """CLDR currencySpacing: a no-break space between a currency symbol ending (or starting) in a letter
-    and the digits it touches (`CHF 1.00`, but `$1.00`)."""
-    def letter_like(char: str) -> bool:
-        category = unicodedata.category(char)
-        return not category.startswith(("S", "Z"))
-
-    if prefix.endswith(symbol) and body[:1].isdigit() and letter_like(symbol[-1]):
-        prefix += "\u00a0"
-    if suffix.startswith(symbol) and body[-1:].isdigit() and letter_like(symbol[0]):
-        suffix = "\u00a0" + suffix
-    return prefix, suffix

@@ -8,8 +8,8 @@ file that is not JSON raises `CatalogFileError` with its line) and gives the val
 `duplicates` when there are any), container by container: the members of an object are scanned
 by a small recursive-descent scanner (the commonest member, `"key": "plain text",`, in one regular
 expression match; other strings by `json.decoder.scanstring`, in C) and a nested object or array
-is skipped by the C scanner and itself scanned only when a path goes into it. Opening a 20,000-key
-catalog to change one message therefore scans the few objects on that message's path.
+is skipped by the C scanner and itself scanned only when a path goes into it (`jsonscan`). Opening a
+20,000-key catalog to change one message therefore scans the few objects on that message's path.
 
 Editing never re-serializes what was not touched: an untouched object prints as its original slice;
 a changed one prints its members from their original pieces (separator, indentation, key, `" : "`
@@ -28,26 +28,25 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Callable
-from json import decoder as _json_decoder
 from json.decoder import JSONDecodeError
 from typing import Any
 
 from parlance_i18n.formats.base import CatalogFileError
-from parlance_i18n.formats.shared.textedit import detect_bom
+from parlance_i18n.formats.shared.jsonscan import (
+    Container,
+    Member,
+    decode,
+    decode_error,
+    no_constant,
+    scan_members,
+    scan_string,
+    skip_space,
+)
 
 __all__ = ["JsonDocument", "Path"]
 
 Path = tuple[str, ...]
 
-_WS = re.compile(r"[ \t\n\r]*")
-# The commonest member in one match: a key, and a string value without escapes, then ',' or '}'.
-_SIMPLE_MEMBER = re.compile(
-    r'"([^"\\\x00-\x1f]*+)"[ \t\n\r]*+:[ \t\n\r]*+(?:"([^"\\\x00-\x1f]*+)"[ \t\n\r]*+([,}])[ \t\n\r]*+)?'
-)
-_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
-_PLAIN_STRING = re.compile(r'"([^"\\\x00-\x1f]*+)"')
-_AFTER_VALUE = re.compile(r"[ \t\n\r]*([,}\]])[ \t\n\r]*")
 _NON_ASCII_ESCAPE = re.compile(r"\\u(?:[1-9a-fA-F][0-9a-fA-F]{3}|0[1-9a-fA-F][0-9a-fA-F]{2}|00[89a-fA-F][0-9a-fA-F])")
 # ASCII punctuation written as \u00XX (an HTML-safe writer's \u003c); not '"' or '\\', which JSON escapes anyway
 _PUNCTUATION_ESCAPE = re.compile(r"\\u00(2[13-9a-fA-F]|3[a-fA-F]|40|5[bdefBDEF]|60|7[b-eB-E])")
@@ -56,55 +55,13 @@ _LOWER_HEX = re.compile(r"\\u[0-9a-fA-F]{0,3}[a-f]")
 _JSON_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
-# Both in C: a string's decoded text and end from after its opening quote; one JSON value from an offset.
-_scanstring: Callable[[str, int, bool], tuple[str, int]] = _json_decoder.scanstring  # type: ignore[attr-defined]
-_scan_value: Callable[[str, int], tuple[Any, int]] = _json_decoder.JSONDecoder().scan_once  # type: ignore[attr-defined]
-
-
-class _Member:
-    """One member of an object (or element of an array): its decoded key and value, and where its
-    pieces are written. `sep`, `head` and `token` replace the original pieces once edited."""
-
-    __slots__ = ("key", "value", "sep_start", "key_start", "key_end", "value_start", "value_end",
-                 "sep", "head", "token")
-
-    def __init__(self, key: str, value: Any, sep_start: int, key_start: int, key_end: int,
-                 value_start: int, value_end: int) -> None:
-        self.key = key
-        self.value = value  # str, _Container, or a decoded number / bool / None
-        self.sep_start = sep_start  # the text before the key: whitespace, and a ',' after the first
-        self.key_start = key_start
-        self.key_end = key_end  # after the key's closing quote (== key_start in an array)
-        self.value_start = value_start
-        self.value_end = value_end
-        self.sep: str | None = None
-        self.head: str | None = None  # the key and colon, e.g. '"title": '
-        self.token: str | None = None  # the value's new JSON text (a string that was set)
-
-
-class _Container:
-    """An object or array at [start, end) of the text; its members are scanned on first use."""
-
-    __slots__ = ("start", "end", "is_array", "members", "index", "tail", "ignored", "dirty", "indent")
-
-    def __init__(self, start: int, end: int, is_array: bool) -> None:
-        self.start = start
-        self.end = end
-        self.is_array = is_array
-        self.members: list[_Member] | None = None
-        self.index: dict[str, _Member] | None = None  # key -> winning member (objects only)
-        self.tail = ""  # the text between the last member (or the opening bracket) and the closing one
-        self.ignored: list[tuple[str, int]] = []  # duplicated keys' earlier occurrences (key, offset)
-        self.dirty = False
-        self.indent: str | None = None  # the indentation of a container an edit made (None: one line)
-
 
 class JsonDocument:
     """One JSON file: its values at once, where they are written on demand, edits in place."""
 
     def __init__(self, data: bytes) -> None:
         self._data = data
-        self._bom, self._encoding, self._text = _decode(data)
+        self._bom, self._encoding, self._text = decode(data)
         self._has_duplicates = False
         self._values = self._load(self._text)
         self._line_starts: list[int] | None = None
@@ -112,9 +69,9 @@ class JsonDocument:
         self._current: JsonDocument | None = None  # the edited text re-read, for reads after edits
         self._dirty = False
         text = self._text
-        start = _skip_space(text, 0)
+        start = skip_space(text, 0)
         end = len(text.rstrip(" \t\n\r"))
-        self._root = _Container(start, end, text[start] == "[") if text[start] in "{[" else None
+        self._root = Container(start, end, text[start] == "[") if text[start] in "{[" else None
 
     # --- reading --------------------------------------------------------------------------------------
 
@@ -190,11 +147,11 @@ class JsonDocument:
         parent = self._root
         if not path or parent is None:
             raise KeyError(path)
-        trail: list[tuple[_Container, _Member | None]] = []
+        trail: list[tuple[Container, Member | None]] = []
         for depth, key in enumerate(path):
             found = None if parent.is_array else self._find(parent, key)
             if parent.is_array or (found is not None and (depth == len(path) - 1
-                                                          or not isinstance(found.value, _Container))):
+                                                          or not isinstance(found.value, Container))):
                 raise KeyError(path)
             trail.append((parent, found))
             if found is None:
@@ -202,7 +159,7 @@ class JsonDocument:
                 for position in range(depth, len(path)):
                     child: Any = value
                     if position < len(path) - 1:
-                        child = _Container(-1, -1, False)
+                        child = Container(-1, -1, False)
                         child.members, child.index, child.dirty = [], {}, True
                     self._append(parent, path[position], child)
                     parent = child
@@ -259,16 +216,16 @@ class JsonDocument:
             return found
 
         try:
-            return json.loads(text, object_pairs_hook=pairs, parse_constant=_no_constant)
+            return json.loads(text, object_pairs_hook=pairs, parse_constant=no_constant)
         except JSONDecodeError as error:
-            raise CatalogFileError(_decode_error(error), error.lineno) from None
+            raise CatalogFileError(decode_error(error), error.lineno) from None
         except RecursionError:
             raise CatalogFileError("objects and arrays are nested too deep to read") from None
         except ValueError as error:
             raise CatalogFileError(str(error)) from None
 
     def _decoded(self, value: object) -> object | None:
-        if not isinstance(value, _Container):
+        if not isinstance(value, Container):
             return value
         if not value.dirty:
             decoded: object = json.loads(self._text[value.start:value.end])
@@ -282,13 +239,13 @@ class JsonDocument:
             self._current = JsonDocument(self.to_bytes())
         return self._current
 
-    def _members(self, node: _Container) -> list[_Member]:
+    def _members(self, node: Container) -> list[Member]:
         if node.members is None:
-            _scan_members(self._text, node)
+            scan_members(self._text, node)
         assert node.members is not None
         return node.members
 
-    def _find(self, node: _Container, key: str) -> _Member | None:
+    def _find(self, node: Container, key: str) -> Member | None:
         members = self._members(node)
         if node.index is not None:
             return node.index.get(key)
@@ -296,16 +253,16 @@ class JsonDocument:
             return members[int(key)]
         return None
 
-    def _member(self, path: Path) -> _Member | None:
+    def _member(self, path: Path) -> Member | None:
         trail = self._trail(path)
         return trail[-1][1] if trail else None
 
-    def _trail(self, path: Path) -> list[tuple[_Container, _Member | None]]:
+    def _trail(self, path: Path) -> list[tuple[Container, Member | None]]:
         """(container, member) for each step of `path` (the last member None when absent), or []."""
         node: Any = self._root
-        trail: list[tuple[_Container, _Member | None]] = []
+        trail: list[tuple[Container, Member | None]] = []
         for depth, key in enumerate(path):
-            if not isinstance(node, _Container):
+            if not isinstance(node, Container):
                 return []
             member = self._find(node, key)
             trail.append((node, member))
@@ -314,7 +271,7 @@ class JsonDocument:
             node = member.value
         return trail
 
-    def _touch(self, trail: list[tuple[_Container, _Member | None]]) -> None:
+    def _touch(self, trail: list[tuple[Container, Member | None]]) -> None:
         for container, _ in trail:
             container.dirty = True
         self._dirty = True
@@ -325,35 +282,35 @@ class JsonDocument:
             self._line_starts = [match.end() for match in re.finditer("\n", self._text)]
         return bisect.bisect_right(self._line_starts, offset) + 1
 
-    def _collect_duplicates(self, node: _Container, path: Path, found: list[tuple[Path, int]]) -> None:
+    def _collect_duplicates(self, node: Container, path: Path, found: list[tuple[Path, int]]) -> None:
         for member in self._members(node):
-            if isinstance(member.value, _Container):
+            if isinstance(member.value, Container):
                 self._collect_duplicates(member.value, (*path, member.key), found)
         found.extend(((*path, key), self._line(offset)) for key, offset in node.ignored)
 
     # --- writing --------------------------------------------------------------------------------------
 
-    def _sep(self, member: _Member) -> str:
+    def _sep(self, member: Member) -> str:
         return member.sep if member.sep is not None else self._text[member.sep_start:member.key_start]
 
-    def _head(self, member: _Member) -> str:
+    def _head(self, member: Member) -> str:
         return member.head if member.head is not None else self._text[member.key_start:member.value_start]
 
-    def _colon(self, container: _Container) -> str:
+    def _colon(self, container: Container) -> str:
         """The text between a key and its value, as `container` (or else the file) writes it."""
         for member in reversed(self._members(container)):
             head = self._head(member)
-            return head[_scanstring(head, 1, False)[1]:]
+            return head[scan_string(head, 1, False)[1]:]
         return self._style_of().colon
 
-    def _indent_of(self, container: _Container) -> str:
+    def _indent_of(self, container: Container) -> str:
         """The indentation of the line `container` opens on (the line of its own key)."""
         if container.indent is not None:
             return container.indent
         line_start = self._text.rfind("\n", 0, container.start) + 1
-        return self._text[line_start:_skip_space(self._text, line_start, container.start)].replace("\r", "")
+        return self._text[line_start:skip_space(self._text, line_start, container.start)].replace("\r", "")
 
-    def _append(self, parent: _Container, key: str, value: Any) -> None:
+    def _append(self, parent: Container, key: str, value: Any) -> None:
         style = self._style_of()
         colon = self._colon(parent)
         members = self._members(parent)
@@ -371,10 +328,10 @@ class JsonDocument:
             parent.tail = style.newline + indent
         else:  # a one-line file, or an object made inside a one-line object: on one line too
             sep = parent.tail = ""
-        member = _Member(key, value, -1, -1, -1, -1, -1)
+        member = Member(key, value, -1, -1, -1, -1, -1)
         member.sep = sep
         member.head = style.string(key) + colon
-        if isinstance(value, _Container):
+        if isinstance(value, Container):
             value.indent = sep[sep.rfind("\n") + 1:] if "\n" in sep else None
         else:
             member.token = style.string(value)
@@ -382,7 +339,7 @@ class JsonDocument:
         assert parent.index is not None
         parent.index[key] = member
 
-    def _render(self, node: _Container, out: list[str]) -> None:
+    def _render(self, node: Container, out: list[str]) -> None:
         text = self._text
         if not node.dirty:
             out.append(text[node.start:node.end])
@@ -393,7 +350,7 @@ class JsonDocument:
             out.append(member.head if member.head is not None else text[member.key_start:member.value_start])
             if member.token is not None:
                 out.append(member.token)
-            elif isinstance(member.value, _Container):
+            elif isinstance(member.value, Container):
                 self._render(member.value, out)
             else:
                 out.append(text[member.value_start:member.value_end])
@@ -422,122 +379,13 @@ def _collect_leaves(value: Any, path: Path, found: list[tuple[Path, str]]) -> No
                 _collect_leaves(item, (*path, str(number)), found)
 
 
-# --- decoding and scanning ----------------------------------------------------------------------------
-
-
-def _decode(data: bytes) -> tuple[bytes, str, str]:
-    """(BOM, codec, text) of a JSON file: UTF-8 with or without a BOM, or UTF-16 with one."""
-    bom, codec = detect_bom(data)
-    try:
-        text = data[len(bom):].decode(codec)
-    except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
-        raise CatalogFileError(
-            f"the file is not valid {codec.upper()} (at byte {error.start}); save it as UTF-8", line
-        ) from None
-    if not text.strip(" \t\n\r"):
-        raise CatalogFileError("the file is empty: a JSON catalog holds one object, at least {}", 1)
-    return bom, codec, text
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value (JSON has no NaN or Infinity): write a number or a string")
-
-
-def _decode_error(error: JSONDecodeError) -> str:
-    """A sentence for `json`'s complaint, the same on every Python version."""
-    before = error.doc[:error.pos].rstrip(" \t\r\n")
-    if error.msg.startswith(("Illegal trailing comma", "Expecting property name", "Expecting value")) and \
-            before.endswith(","):
-        reason = "a comma before a closing bracket (JSON allows no trailing comma)"
-    elif error.msg.startswith("Expecting property name"):
-        reason = "expected a key in double quotes (JSON allows no comments and no single quotes)"
-    else:
-        reason = error.msg[0].lower() + error.msg[1:]
-    return f"not valid JSON at column {error.colno}: {reason}"
-
-
-def _scan_members(text: str, node: _Container) -> None:
-    """Scan one container's members (the file is valid JSON: `json.loads` read it whole)."""
-    members: list[_Member] = []
-    index: dict[str, _Member] | None = None if node.is_array else {}
-    ignored = node.ignored
-    sep_start = node.start + 1
-    pos = _skip_space(text, sep_start)
-    node.members, node.index = members, index
-    if text[pos] in "}]":
-        node.tail = text[sep_start:pos]
-        return
-    simple_member = _SIMPLE_MEMBER.match
-    while True:
-        if index is None:  # an array element
-            key = str(len(members))
-            value, value_end = _scan_value_at(text, pos)
-            member = _Member(key, value, sep_start, pos, pos, pos, value_end)
-        else:
-            match = simple_member(text, pos)
-            if match is not None and match.lastindex == 3:  # "key": "plain text", in one step
-                regs = match.regs
-                key, value = match.group(1, 2)
-                value_end = regs[2][1] + 1
-                member = _Member(key, value, sep_start, pos, regs[1][1] + 1, regs[2][0] - 1, value_end)
-                previous = index.get(key)
-                if previous is not None:
-                    ignored.append((key, previous.key_start))
-                index[key] = member
-                members.append(member)
-                if match.group(3) == "}":
-                    node.tail = text[value_end:regs[3][0]]
-                    return
-                sep_start, pos = value_end, regs[0][1]
-                continue
-            if match is not None:
-                key, key_end, value_start = match.group(1), match.end(1) + 1, match.end()
-            else:
-                key, key_end = _scanstring(text, pos + 1, True)
-                value_start = _COLON.match(text, key_end).end()  # type: ignore[union-attr]
-            value, value_end = _scan_value_at(text, value_start)
-            member = _Member(key, value, sep_start, pos, key_end, value_start, value_end)
-            previous = index.get(key)
-            if previous is not None:
-                ignored.append((key, previous.key_start))
-            index[key] = member
-        members.append(member)
-        after = _AFTER_VALUE.match(text, value_end)
-        assert after is not None, "json.loads accepted what the scanner cannot read"
-        if after.group(1) != ",":
-            node.tail = text[value_end:after.start(1)]
-            return
-        sep_start, pos = value_end, after.end()
-
-
-def _skip_space(text: str, pos: int, end: int | None = None) -> int:
-    """The offset of the first character from `pos` that is not JSON whitespace."""
-    match = _WS.match(text, pos) if end is None else _WS.match(text, pos, end)
-    return match.end() if match is not None else pos
-
-
-def _scan_value_at(text: str, pos: int) -> tuple[Any, int]:
-    """A value's decoded form (a lazily scanned `_Container` for an object or array) and its end."""
-    char = text[pos]
-    if char == '"':
-        plain = _PLAIN_STRING.match(text, pos)
-        if plain is not None:
-            return plain.group(1), plain.end()
-        return _scanstring(text, pos + 1, True)
-    value, end = _scan_value(text, pos)  # C; for a container only its end is kept
-    if char == "{" or char == "[":
-        return _Container(pos, end, char == "["), end
-    return value, end
-
-
 # --- writing in the file's style ----------------------------------------------------------------------
 
 
 class _Style:
     """How the file writes what an edit adds: string escapes, the colon, indentation, line ending."""
 
-    def __init__(self, text: str, first: _Member | None) -> None:
+    def __init__(self, text: str, first: Member | None) -> None:
         # A few searches in C rather than a walk over every escape: a file may hold thousands.
         self.ascii_only = text.isascii() and _NON_ASCII_ESCAPE.search(text) is not None
         self.escapes_slash = "\\/" in text

@@ -11,18 +11,24 @@ The small `Renderable`s formats have in common live here too: `FixedText` (a mes
 is written, with no variables) and `Relabeled` (a compiled message shown with the text as the file
 writes it, when what is compiled differs: ARB's doubled apostrophes, Android's markup); and the
 problems of a key defined twice, in a format that keeps the first definition (`first_one_used`) or
-the later one (`later_one_used`).
+the later one (`later_one_used`), and the reason for plural categories a message lacks
+(`plural_gap_reason`).
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from parlance_i18n.formats.base import LocaleMessages, Problem, Renderable, Value
 
-__all__ = ["FixedText", "Relabeled", "TextMessages", "first_one_used", "later_one_used"]
+if TYPE_CHECKING:
+    from parlance_i18n.locales import LocaleTag
+
+__all__ = ["FixedText", "Relabeled", "TextMessages", "first_one_used", "later_one_used", "plural_gap_reason"]
+
+_PLURAL_COUNT = "count"
 
 TextT = TypeVar("TextT")
 """What a format keeps per message: a str, or its plural forms in whatever shape the format reads."""
@@ -93,6 +99,14 @@ def later_one_used(key: str, line: int | None, later_line: int, like: str) -> Pr
     `like` its own reader does ("as in Rails")."""
     return Problem(key, line, f"the key is defined again on line {later_line}; the later value wins, {like}: "
                               "delete one of them")
+
+
+def plural_gap_reason(missing: Sequence[str], tag: LocaleTag, argument: str | None = None) -> str:
+    """The reason for plural categories the locale needs that a message has no form for."""
+    names = ", ".join(missing)
+    plural = "categories" if len(missing) > 1 else "category"
+    where = f" (the plural of {argument})" if argument and argument != _PLURAL_COUNT else ""
+    return f"lacks the plural {plural} {names} that {tag.code} needs{where}"
 
 
 class FixedText:

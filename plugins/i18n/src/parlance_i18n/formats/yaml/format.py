@@ -274,8 +274,11 @@ def _read(data: bytes, tag: LocaleTag) -> YamlMessages:
 class YamlFormat(CatalogFormat):
     """Rails i18n and i18n-js YAML (`config/locales/pt-BR.yml`)."""
 
-    name = "yaml"
-    suffixes = (".yml", ".yaml")
+    placeholder_pattern = re.compile(r"%\{[^{}]+\}|%<[^<>]+>[a-zA-Z]")
+    plural_forms = True
+
+    def placeholder(self, name: str) -> str:
+        return f"the placeholder %{{{name}}}"
 
     def read(self, data: bytes, tag: LocaleTag) -> YamlMessages:
         return _read(data, tag)

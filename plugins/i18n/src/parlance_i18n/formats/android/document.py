@@ -1,0 +1,233 @@
+"""Editing an Android values file: values are aapt2's texts (markup kept), written back escaped.
+
+`set` replaces an entry's content only (a `<string/>` opens to hold it; a plural's items
+are rewritten only when quantities come or go); `add` puts the entry on the line after the last
+one, indented as it is (run on, in a file written on one line); `delete` takes the entry's lines,
+and the comment just above it when that comment is its own (followed by a blank line, another
+comment or the end of the file, rather than by more entries it may head). Every edit is parsed
+again and read back: a value that would not come back unchanged is refused with ValueError.
+"""
+
+from __future__ import annotations
+
+from parlance_i18n.formats.android.aapt_text import android_escape, content_style, flatten
+from parlance_i18n.formats.android.entries import ARRAY_KEY, ORDER, Entry, entries, prefixes, quantities
+from parlance_i18n.formats.base import Value
+from parlance_i18n.formats.shared.xmledit import XmlDocument, content_edit, escape_attribute, line_extent
+from parlance_i18n.formats.shared.xmltext import COMMENT, XmlFile, XmlNode
+
+__all__ = ["AndroidDocument"]
+
+
+class AndroidDocument(XmlDocument):
+    """A values file being edited: values are aapt2's texts (markup kept), written back escaped."""
+
+    _unreadable = "cannot be written so that aapt2 reads it back unchanged"
+
+    def _index(self) -> None:
+        self._entries: dict[str, Entry] = {}
+        for entry in entries(self._file, None):  # raises for a root other than <resources>
+            self._entries.setdefault(entry.key, entry)
+
+    def keys(self) -> list[str]:
+        return list(self._entries)
+
+    def get(self, key: str) -> Value | None:
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        if entry.kind == "plurals":
+            return {quantity: flatten(self._file.content(item), strict=False)[0]
+                    for quantity, item in quantities(self._file, entry.node) if quantity is not None}
+        return flatten(self._file.content(entry.node), strict=False)[0]
+
+    def line_of(self, key: str) -> int | None:
+        entry = self._entries.get(key)
+        return entry.node.line if entry else None
+
+    def _escape(self, value: str, old_raw: str | None) -> str:
+        style = content_style(old_raw) if old_raw else "plain"
+        return android_escape(value, style, prefixes(self._file))
+
+    def set(self, key: str, value: Value) -> None:
+        entry = self._entries.get(key)
+        if entry is None:
+            raise KeyError(key)
+        if self.get(key) == value:
+            return
+        if entry.kind == "plurals":
+            if not isinstance(value, dict):
+                raise ValueError(f"{key!r} is a <plurals>: give its forms as a dict by quantity")
+            edits = self._plural_edits(entry.node, value)
+        else:
+            if not isinstance(value, str):
+                raise ValueError(f"{key!r} is a <{entry.node.name}>: give its text as a string")
+            edits = [self._content_edit(entry.node, value)]
+        self._apply(edits, key, value)
+
+    def _content_edit(self, node: XmlNode, value: str) -> tuple[int, int, str]:
+        file = self._file
+        return content_edit(file, node, self._escape(value, None if node.self_closing else file.content(node)))
+
+    def _plural_edits(self, plurals: XmlNode, forms: dict[str, str]) -> list[tuple[int, int, str]]:
+        """Changed items in place; when quantities come or go, the run of items written again with
+        the untouched ones as they were, the new ones in CLDR order, one per line as the file has."""
+        file = self._file
+        unknown = [category for category in forms if category not in ORDER]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is not a plural quantity; use zero, one, two, few, many or other")
+        present: dict[str, XmlNode] = {}
+        for quantity, item in quantities(file, plurals):
+            if quantity is not None:
+                present.setdefault(quantity, item)
+        changed = [(item, forms[quantity]) for quantity, item in present.items()
+                   if quantity in forms and flatten(file.content(item), strict=False)[0] != forms[quantity]]
+        if set(present) == set(forms):
+            return [self._content_edit(item, value) for item, value in changed]
+        new_text = {id(item): self._item_text(item, value) for item, value in changed}
+        pieces: list[tuple[int, str]] = []  # (CLDR order of the item, or -1 to stay where it is; its XML)
+        for child in plurals.children:
+            quantity = child.attributes.get("quantity", "").strip() if child.name == "item" else None
+            if quantity in ORDER and present.get(quantity) is child:
+                if quantity in forms:
+                    pieces.append((ORDER[quantity], new_text.get(id(child)) or file.raw(child.start, child.end)))
+            else:
+                pieces.append((-1, file.raw(child.start, child.end)))
+        for category in sorted((c for c in forms if c not in present), key=ORDER.__getitem__):
+            text = f'<item quantity="{category}">{self._escape(forms[category], None)}</item>'
+            later = next((index for index, (order, _) in enumerate(pieces) if order > ORDER[category]), len(pieces))
+            pieces.insert(later, (ORDER[category], text))
+        children = list(plurals.children)
+        if children:
+            gap = file.line_gap(children[0].start)
+            return [(children[0].start, children[-1].end, gap.join(text for _, text in pieces))]
+        gap = file.newline + self._item_indent(self._unit()) if file.indent_of(plurals.start) is not None else ""
+        closing = file.newline + (file.indent_of(plurals.start) or "") if gap else ""
+        items = "".join(gap + text for _, text in pieces)
+        return [content_edit(file, plurals, items + closing)]
+
+    def _item_text(self, item: XmlNode, value: str) -> str:
+        """An <item> as written, with a new text."""
+        start, end, text = self._content_edit(item, value)
+        file = self._file
+        return file.raw(item.start, start) + text + file.raw(end, item.end)
+
+    def _unit(self) -> str:
+        """The indentation of <resources>' children (one step), four spaces when none shows it."""
+        for child in self._file.root.elements():
+            indent = self._file.indent_of(child.start)
+            if indent:
+                return indent
+        return "    "
+
+    def _item_indent(self, unit: str) -> str:
+        """The indentation of an <item> in a <plurals> or <string-array>: as the file has one, else
+        two steps."""
+        for entry in self._entries.values():
+            if entry.kind in ("plurals", "item"):
+                for item in entry.owner.elements("item"):
+                    indent = self._file.indent_of(item.start)
+                    if indent:
+                        return indent
+        return unit * 2
+
+    def add(self, key: str, value: Value) -> None:
+        if key in self._entries:
+            raise KeyError(f"{key!r} is already in the file; use set to change it")
+        file = self._file
+        array_item = ARRAY_KEY.fullmatch(key)
+        if array_item and isinstance(value, str):
+            name, index = array_item.group(1), int(array_item.group(2))
+            items = [entry for entry in self._entries.values() if entry.kind == "item" and entry.owner.attributes.get(
+                "name", "").strip() == name]
+            if items:
+                if index != len(items):
+                    raise KeyError(f"the next item of the string-array {name!r} is {name}[{len(items)}], not {key}")
+                last = items[-1].node
+                gap = file.line_gap(last.start)
+                self._apply([(last.end, last.end, f"{gap}<item>{self._escape(value, None)}</item>")], key, value)
+                return
+            if index != 0:
+                raise KeyError(f"the string-array {name!r} does not exist; its first item is {name}[0]")
+        element = self._element(key, value, array_item.group(1) if array_item and isinstance(value, str) else None)
+        self._apply([self._insert_at_end(element)], key, value)
+
+    def _element(self, key: str, value: Value, array: str | None) -> str:
+        """A new entry's XML: nested items on their own lines, unless the file is written on one line."""
+        file = self._file
+        last = max((entry.owner for entry in self._entries.values()), key=lambda node: node.end, default=None)
+        one_line = last is not None and file.indent_of(last.start) is None
+        indent = "" if one_line else self._unit()
+        gap = "" if one_line else file.newline + self._item_indent(indent)
+        closing = "" if one_line else file.newline + indent
+        if array is not None:
+            item = f"<item>{self._escape(value, None)}</item>"  # type: ignore[arg-type]
+            return f'<string-array name="{escape_attribute(array)}">{gap}{item}{closing}</string-array>'
+        if isinstance(value, dict):
+            if not value or any(category not in ORDER for category in value):
+                raise ValueError("give a <plurals> as a dict of forms by quantity: zero, one, two, few, many, other")
+            items = "".join(f'{gap}<item quantity="{category}">{self._escape(value[category], None)}</item>'
+                            for category in sorted(value, key=ORDER.__getitem__))
+            return f'<plurals name="{escape_attribute(key)}">{items}{closing}</plurals>'
+        return f'<string name="{escape_attribute(key)}">{self._escape(value, None)}</string>'
+
+    def _insert_at_end(self, element: str) -> tuple[int, int, str]:
+        """Where a new entry goes: on the line after the last entry, indented as it is."""
+        file = self._file
+        root = file.root
+        newline = file.newline
+        entries = [entry.owner for entry in self._entries.values()]
+        last = max(entries, key=lambda node: node.end) if entries else None
+        if last is None:
+            last = max(root.elements(), key=lambda node: node.end, default=None)
+        if last is not None:
+            indent = file.indent_of(last.start)
+            if indent is None:  # a file written on one line: run on after the last entry
+                return last.end, last.end, element
+            line_end = last.end
+            while line_end < len(file.text) and file.text[line_end] not in b"\r\n":
+                line_end += 1
+            if line_end < len(file.text):
+                return line_end, line_end, newline + indent + element
+            return last.end, last.end, newline + indent + element
+        closing = file.indent_of(root.start) or ""
+        return content_edit(file, root, f"{newline}{self._unit()}{element}{newline}{closing}")
+
+    def delete(self, key: str) -> None:
+        entry = self._entries.get(key)
+        if entry is None:
+            raise KeyError(key)
+        file = self._file
+        if entry.kind == "item" and sum(1 for _ in entry.owner.elements("item")) > 1:
+            start, end = line_extent(file.text, entry.node.start, entry.node.end)
+            self._apply([(start, end, "")], key, None)
+            return
+        owners = [entry.owner for entry in entries(file, None) if entry.key == key]  # duplicates go too
+        self._apply([(*_entry_extent(file, owner), "") for owner in owners], key, None)
+
+
+def _entry_extent(file: XmlFile, owner: XmlNode) -> tuple[int, int]:
+    """The lines an entry occupies, with a trailing comment on its last line and the comment just
+    above it when that comment clearly belongs to it: nothing but a line break between them, and
+    the entry followed by a blank line, the end of <resources>, or another comment (so a heading
+    comment over several entries stays)."""
+    siblings = file.root.children
+    position = next(index for index, node in enumerate(siblings) if node is owner)
+    end_node = owner
+    following = siblings[position + 1] if position + 1 < len(siblings) else None
+    if following is not None and following.name == COMMENT and b"\n" not in file.text[owner.end:following.start] \
+            and b"\r" not in file.text[owner.end:following.start]:
+        end_node = following  # `<string .../> <!-- note -->` on one line
+        following = siblings[position + 2] if position + 2 < len(siblings) else None
+    start, end = line_extent(file.text, owner.start, end_node.end)
+    previous = siblings[position - 1] if position > 0 else None
+    if previous is not None and previous.name == COMMENT and file.indent_of(previous.start) is not None:
+        gap = file.text[previous.end:owner.start]
+        alone = following is None or following.name == COMMENT or _blank_line(file.text[end_node.end:following.start])
+        if not gap.strip() and not _blank_line(gap) and alone:
+            start = line_extent(file.text, previous.start, previous.end)[0]
+    return start, end
+
+
+def _blank_line(whitespace: bytes) -> bool:
+    return whitespace.replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") >= 2

@@ -1,0 +1,225 @@
+"""Editing XML in place, what the XML catalog formats share: text and attribute values escaped as
+XML 1.0 allows, tag-shaped text in a value told from text (`split_markup`), the offsets that replace
+an element's content, an attribute or whole lines, and `XmlDocument`.
+
+`XmlBuffer` holds the current text, applies replacements given as offsets into it, checks the result
+still parses, and writes it back in the file's encoding and BOM. An `XmlDocument` (every XML
+format's `Document`) edits through one, and refuses an edit whose value would not read back as it
+was given.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import abstractmethod
+from collections.abc import Callable, Collection
+from typing import ClassVar
+
+from parlance_i18n.formats.base import CatalogFileError, Document, Value
+from parlance_i18n.formats.shared.xmltext import XmlFile, XmlNode, parse_root, scan
+
+__all__ = [
+    "XmlBuffer",
+    "XmlDocument",
+    "content_edit",
+    "escape_attribute",
+    "escape_text",
+    "line_extent",
+    "set_attribute",
+    "split_markup",
+]
+
+_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+# --- writing --------------------------------------------------------------------------------------------
+
+
+def _check_characters(text: str) -> None:
+    bad = _XML_CHAR.search(text)
+    if bad:
+        raise ValueError(f"the character U+{ord(bad.group()):04X} cannot be written in XML 1.0; remove it")
+
+
+def escape_text(text: str, newline: str = "\n") -> str:
+    """`text` as element content: `&` and `<` escaped (and `>` after `]]`), a carriage return as
+    `&#13;`, and each line break written as `newline` (the file's). Raises ValueError for a
+    character XML 1.0 cannot hold."""
+    _check_characters(text)
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace("]]>", "]]&gt;").replace("\r", "&#13;")
+    return escaped.replace("\n", newline) if newline != "\n" else escaped
+
+
+def escape_attribute(text: str, quote: str = '"') -> str:
+    """`text` as an attribute value between `quote`s (line breaks and tabs as references)."""
+    _check_characters(text)
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(quote, "&quot;" if quote == '"' else "&apos;")
+    return escaped.replace("\r", "&#13;").replace("\n", "&#10;").replace("\t", "&#9;")
+
+
+# Tag-shaped text in a value: a start, end or empty tag with a plain or prefixed name.
+_VALUE_TAG = re.compile(
+    r"""<(/?)([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)((?:\s+[A-Za-z_:][\w.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(/?)>""")
+
+
+def split_markup(value: str, accept: Callable[[str], bool] = lambda name: True,
+                 opaque: Collection[str] = ()) -> list[tuple[str, str]]:
+    """`value` (text with markup kept as written) cut into ("text", ...) and ("tag", ...) pieces.
+
+    Markup is what can be written back as XML: tags whose name `accept`s that open and close in
+    balance, or are empty; an `opaque` element (XLIFF 1.2's `<ph>`, whose content is code already
+    escaped) is one piece from its start tag to its end tag. Any other `<` is text.
+    """
+    found = list(_VALUE_TAG.finditer(value))
+    if not found:
+        return [("text", value)]
+    markup: dict[int, int] = {}  # start offset -> end offset of a piece that is markup
+    stack: list[tuple[int, str]] = []
+    skip_to = -1
+    for index, match in enumerate(found):
+        if match.start() < skip_to:
+            continue
+        name = match.group(2)
+        if not accept(name):
+            continue
+        if match.group(4):
+            markup[match.start()] = match.end()
+        elif match.group(1):
+            if stack and stack[-1][1] == name:
+                opened = stack.pop()[0]
+                markup[found[opened].start()] = found[opened].end()
+                markup[match.start()] = match.end()
+            else:
+                stack.clear()  # an end tag out of order: what was open cannot balance across it
+        elif name in opaque:
+            close = value.find(f"</{name}>", match.end())
+            if close >= 0:
+                markup[match.start()] = skip_to = close + len(name) + 3
+        else:
+            stack.append((index, name))
+    pieces: list[tuple[str, str]] = []
+    position = 0
+    for start in sorted(markup):
+        if start > position:
+            pieces.append(("text", value[position:start]))
+        pieces.append(("tag", value[start:markup[start]]))
+        position = markup[start]
+    if position < len(value):
+        pieces.append(("text", value[position:]))
+    return pieces
+
+
+def set_attribute(file: XmlFile, node: XmlNode, name: str, value: str) -> tuple[int, int, str]:
+    """The edit that sets `name="value"` on `node`'s start tag: in place (keeping its quotes) when
+    the attribute is there, else added after the last attribute."""
+    tag = file.raw(node.start, node.open_end)
+    written = re.search(rf"""(\s{re.escape(name)}\s*=\s*)("[^"]*"|'[^']*')""", tag)
+    if written:
+        quote = written.group(2)[0]
+        start = node.start + len(tag[:written.start(2)].encode("utf-8"))
+        end = start + len(written.group(2).encode("utf-8"))
+        return start, end, quote + escape_attribute(value, quote) + quote
+    closing = len(tag) - (2 if tag.endswith("/>") else 1)
+    while closing > 0 and tag[closing - 1] in " \t\r\n":
+        closing -= 1
+    at = node.start + len(tag[:closing].encode("utf-8"))
+    return at, at, f' {name}="{escape_attribute(value)}"'
+
+
+def content_edit(file: XmlFile, node: XmlNode, content: str) -> tuple[int, int, str]:
+    """The edit that makes `content` (raw XML) `node`'s content: between its tags, or, for an empty
+    element (`<target/>`), the element written again with a start and an end tag around it."""
+    if node.self_closing:
+        head = file.raw(node.start, node.open_end - 2).rstrip()
+        return node.start, node.end, f"{head}>{content}</{node.name}>"
+    return node.open_end, node.close_start, content
+
+
+def line_extent(text: bytes, start: int, end: int) -> tuple[int, int]:
+    """`start`..`end` widened to whole lines (with the line break after) when only whitespace shares
+    those lines with it; else unchanged. What deleting an entry removes."""
+    line_start = max(text.rfind(b"\n", 0, start), text.rfind(b"\r", 0, start)) + 1
+    if text[line_start:start].strip():
+        return start, end
+    line_end = end
+    while line_end < len(text) and text[line_end] in b" \t":
+        line_end += 1
+    if line_end < len(text) and text[line_end] not in b"\r\n":
+        return start, end
+    if text.startswith(b"\r\n", line_end):
+        line_end += 2
+    elif line_end < len(text):
+        line_end += 1
+    elif line_start > 0:  # the last line, with no break after it: take the break before instead
+        before = line_start - (2 if text[line_start - 2:line_start] == b"\r\n" else 1)
+        return before, line_end
+    return line_start, line_end
+
+
+class XmlBuffer:
+    """An editable document: replacements by offset into the current `file.text`, checked to parse,
+    and written back in the original encoding. Untouched, `to_bytes()` is the original bytes."""
+
+    def __init__(self, data: bytes, allowed_doctypes: Collection[str] = ()) -> None:
+        self._original = data
+        self._allowed = allowed_doctypes
+        self.file = scan(data, allowed_doctypes)
+        self.changed = False
+
+    def replace(self, edits: list[tuple[int, int, str]]) -> None:
+        """Apply `(start, end, new_text)` replacements (offsets into the current text, not overlapping)
+        and parse the result; ValueError, with the text unchanged, when it would not be well-formed."""
+        if not edits:
+            return
+        text = self.file.text
+        pieces = []
+        position = 0
+        for start, end, new in sorted(edits, key=lambda edit: edit[0]):
+            pieces += [text[position:start], new.encode("utf-8")]
+            position = end
+        pieces.append(text[position:])
+        new_text = b"".join(pieces)
+        try:
+            root = parse_root(new_text, self._allowed)
+        except CatalogFileError as error:
+            raise ValueError(f"the edit would leave the file unreadable ({error.reason})") from None
+        self.file = XmlFile(new_text, root, self.file.encoding, self.file.bom, self.file.newline)
+        self.changed = True
+
+    def to_bytes(self) -> bytes:
+        return self.file.encode(self.file.text) if self.changed else self._original
+
+
+class XmlDocument(Document):
+    """What the XML formats' Documents share: the file in an `XmlBuffer`, an index of its entries
+    (`_index`, rebuilt after every edit) and `_apply`, which makes a set of edits and keeps them only
+    when the value they write reads back unchanged."""
+
+    _unreadable: ClassVar[str] = "cannot be written so that it reads back unchanged"
+    """What `_apply` says, after the key, when a value does not read back as it was given."""
+
+    def __init__(self, data: bytes, allowed_doctypes: Collection[str] = ()) -> None:
+        self._buffer = XmlBuffer(data, allowed_doctypes)
+        self._index()
+
+    @property
+    def _file(self) -> XmlFile:
+        return self._buffer.file
+
+    @abstractmethod
+    def _index(self) -> None:
+        """Find the entries of the current file."""
+
+    def _apply(self, edits: list[tuple[int, int, str]], key: str, value: Value | None) -> None:
+        """Make `edits`; when `value` is given and `key` does not then read back as it, undo them and
+        raise ValueError."""
+        before = self._buffer.file, self._buffer.changed
+        self._buffer.replace(edits)
+        self._index()
+        if value is not None and self.get(key) != value:
+            self._buffer.file, self._buffer.changed = before
+            self._index()
+            raise ValueError(f"{key!r} {self._unreadable}")
+
+    def to_bytes(self) -> bytes:
+        return self._buffer.to_bytes()

@@ -1,0 +1,72 @@
+"""What a plan reads: each file's bytes, messages and Document, from disk, once per plan (never what
+a `ProjectLocale` cached, which may be older than the file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from parlance_i18n.formats import CatalogFileError, Document, LocaleMessages
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.model.project import MAX_FILE_BYTES, CatalogFile
+
+__all__ = ["Reader", "in_catalog"]
+
+
+class Reader:
+    """Each file's bytes, messages and Document, read from disk once per plan."""
+
+    def __init__(self) -> None:
+        self.errors: dict[Path, str] = {}
+        self._data: dict[Path, bytes | None] = {}
+        self._messages: dict[tuple[Path, LocaleTag], LocaleMessages | None] = {}
+        self._documents: dict[tuple[Path, LocaleTag], Document | None] = {}
+
+    def data(self, path: Path) -> bytes | None:
+        if path not in self._data:
+            try:
+                size = path.stat().st_size
+                if size > MAX_FILE_BYTES:
+                    raise CatalogFileError(f"the file has {size:,} bytes, over the {MAX_FILE_BYTES:,} read")
+                self._data[path] = path.read_bytes()
+            except CatalogFileError as exc:
+                self._fail(path, exc.reason)
+            except OSError as exc:
+                self._fail(path, f"the file cannot be read ({exc.strerror or exc.__class__.__name__})")
+        return self._data[path]
+
+    def messages(self, file: CatalogFile) -> LocaleMessages | None:
+        slot = (file.path, file.tag)
+        if slot not in self._messages:
+            self._messages[slot] = self._parse(file, file.format.read)
+        return self._messages[slot]
+
+    def document(self, file: CatalogFile) -> Document | None:
+        slot = (file.path, file.tag)
+        if slot not in self._documents:
+            self._documents[slot] = self._parse(file, file.format.edit)
+        return self._documents[slot]
+
+    def take_document(self, file: CatalogFile) -> Document | None:
+        """The Document read for lookups, handed over to be edited (the next `document` reads again)."""
+        return self._documents.pop((file.path, file.tag), None)
+
+    def _parse(self, file: CatalogFile, parse: Callable[[bytes, LocaleTag], Any]) -> Any:
+        data = self.data(file.path)
+        if data is None:
+            return None
+        try:
+            return parse(data, file.tag)
+        except CatalogFileError as exc:
+            self.errors.setdefault(file.path, exc.reason)
+            return None
+
+    def _fail(self, path: Path, reason: str) -> None:
+        self._data[path] = None
+        self.errors[path] = reason
+
+
+def in_catalog(files: Iterable[CatalogFile], catalog: str | None) -> list[CatalogFile]:
+    return [file for file in files if catalog is None or file.catalog == catalog]

@@ -1,0 +1,307 @@
+"""`plan_set_messages`: which file each message goes to, what it becomes there, and whether the file
+may hold it (see the package docstring).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parlance_i18n.formats import CatalogFileError, Document, LocaleMessages, Renderable, Value
+from parlance_i18n.icu.plurals import plural_rules
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.loop.forms import Candidate, Write, candidate_problem, document_writes, has_key, write_into
+from parlance_i18n.loop.validate import check_candidate
+from parlance_i18n.loop.writes.files import Reader, in_catalog
+from parlance_i18n.loop.writes.plan import Edits, KeyOutcome, Step, WritePlan, document_reason
+from parlance_i18n.model.project import CatalogFile, ProjectLocale
+
+__all__ = ["GlossaryCheck", "plan_set_messages"]
+
+GlossaryCheck = Callable[[str, str], list[str]]
+"""(source text, translation) -> the glossary terms the translation does not translate as required."""
+
+
+@dataclass
+class _Message:
+    key: str
+    value: Candidate
+    source_value: Value | None = None
+    source: Renderable | None = None
+    glossary_missing: list[str] = field(default_factory=list)
+
+
+def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Mapping[str, Candidate], *,
+                      catalog: str | None = None, allow_new_keys: bool = False,
+                      glossary_check: GlossaryCheck | None = None) -> WritePlan:
+    """What writing `messages` (key -> text, or plural forms by category) into `target`'s files
+    does: see the module docstring. Reads the files from disk; writes nothing."""
+    target_files = in_catalog(target.files, catalog)
+    source_files = in_catalog(source.files, catalog)
+    if catalog is not None and not target_files and not source_files:
+        known = sorted({file.catalog for file in (*target.files, *source.files)})
+        reason = f"no catalog is named {catalog!r}; the project's are: {', '.join(known) or 'none'}"
+        return WritePlan([KeyOutcome(key, "refused", [reason]) for key in messages], {})
+    router = _Router(Reader(), source_files, target_files, source.tag, target.tag, allow_new_keys)
+    for key, value in messages.items():
+        router.route(key, value)
+    router.find_key_sources()
+    router.check_before_writing(glossary_check)
+
+    results: dict[str, KeyOutcome] = {}
+    files: dict[Path, tuple[bytes, bytes]] = {}
+    replay: dict[Path, tuple[LocaleTag, tuple[Step, ...]]] = {}
+    for path, (file, items) in router.by_file().items():
+        outcomes, after, writes = _plan_file(router.reader, file, items)
+        results.update(outcomes)
+        before = router.reader.data(path)
+        if after is not None and before is not None and after != before:
+            files[path] = (before, after)
+            replay[path] = (file.tag, (Edits(file.format, file.tag, tuple(writes)),))
+    for key, reasons in router.refused.items():
+        chosen = router.chosen.get(key)
+        results[key] = KeyOutcome(key, "refused", reasons, str(chosen.path) if chosen else None)
+    return WritePlan([results[key] for key in messages], files, replay)
+
+
+class _Router:
+    """Which file of the target each message goes to, with its source message; or why it is refused."""
+
+    def __init__(self, reader: Reader, source_files: list[CatalogFile], target_files: list[CatalogFile],
+                 source_tag: LocaleTag, tag: LocaleTag, allow_new_keys: bool) -> None:
+        self.reader = reader
+        self.source_files, self.target_files = source_files, target_files
+        self.source_tag, self.tag = source_tag, tag
+        self.allow_new_keys = allow_new_keys
+        self.messages: dict[str, _Message] = {}
+        self.chosen: dict[str, CatalogFile] = {}
+        self.refused: dict[str, list[str]] = {}
+        self._via_keys: dict[Path, tuple[CatalogFile, list[str]]] = {}
+
+    def route(self, key: str, value: Any) -> None:
+        problem = candidate_problem(value)
+        if problem is not None:
+            self.refused[key] = [problem]
+            return
+        message = self.messages[key] = _Message(key, value)
+        origin = _find_source(self.reader, self.source_files, key)
+        if origin is not None:
+            message.source_value, message.source = origin[1], origin[2]
+            if key in getattr(origin[3], "untranslatable_keys", ()):
+                self.refused[key] = ["the source marks it translatable=\"false\": it is not translated"]
+                return
+        # the file that has the key; else the counterpart of the source file that has it
+        found = next((file for file in self.target_files if _document_has(self.reader, file, key)), None)
+        counterpart_of = origin[0] if origin is not None else None
+        if found is None and origin is None:
+            # where a key is its source text (gettext's msgid), an untranslated entry of the source
+            # locale's own file still gives it
+            counterpart_of = next((f for f in self.source_files if f.format.source_is_key
+                                   and _document_has(self.reader, f, key)), None)
+            if counterpart_of is not None:
+                self._need_key_source(counterpart_of, key)
+        elif origin is None and found is not None and found.format.source_is_key:
+            self._need_key_source(found, key)
+        if found is None and counterpart_of is not None:
+            found = _counterpart(self.target_files, counterpart_of)
+            if found is None:
+                self.refused[key] = [_no_file_reason(counterpart_of, self.source_tag, self.tag)]
+                return
+        if found is None:
+            found, reason = self._new_key_file(key)
+            if found is None:
+                self.refused[key] = [reason]
+                return
+        self.chosen[key] = found
+
+    def _new_key_file(self, key: str) -> tuple[CatalogFile | None, str]:
+        if not self.allow_new_keys:
+            return None, _unknown_reason(self.source_tag, key)
+        catalogs = sorted({file.catalog for file in self.target_files})
+        if not catalogs:
+            return None, f"{self.tag.code} has no catalog file to add the key to"
+        if len(catalogs) > 1:
+            return None, f"{self.tag.code} has files of several catalogs ({', '.join(catalogs)}): name the catalog " \
+                         "to add the key to"
+        return self.target_files[0], ""
+
+    def _need_key_source(self, file: CatalogFile, key: str) -> None:
+        self._via_keys.setdefault(file.path, (file, []))[1].append(key)
+
+    def find_key_sources(self) -> None:
+        """The sources of keys that are their own source text (gettext's msgids) and have no
+        source-locale translation: read once per file."""
+        for path, (file, keys) in self._via_keys.items():
+            data = self.reader.data(path)
+            found = file.format.source_messages(data, file.tag, keys) if data is not None else {}
+            for key in keys:
+                if key in found:
+                    self.messages[key].source_value, self.messages[key].source = found[key]
+
+    def check_before_writing(self, glossary_check: GlossaryCheck | None) -> None:
+        """Refuse what needs no file to refuse (a key the source lacks, an empty message); ask the glossary."""
+        for key in list(self.chosen):
+            if key in self.refused:
+                continue
+            message = self.messages[key]
+            if message.source_value is None and not self.allow_new_keys:
+                self.refused[key] = [_unknown_reason(self.source_tag, key)]
+                continue
+            empty = _empty_reason(message.value, message.source_value)
+            if empty is not None:
+                self.refused[key] = [empty]
+                continue
+            if glossary_check is not None and message.source_value is not None:
+                message.glossary_missing = list(glossary_check(_flat(message.source_value), _flat(message.value)))
+
+    def by_file(self) -> dict[Path, tuple[CatalogFile, list[_Message]]]:
+        grouped: dict[Path, tuple[CatalogFile, list[_Message]]] = {}
+        for key, file in self.chosen.items():
+            if key not in self.refused:
+                grouped.setdefault(file.path, (file, []))[1].append(self.messages[key])
+        return grouped
+
+
+def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tuple[dict[str, KeyOutcome], bytes | None,
+                                                                                 list[tuple[Write, ...]]]:
+    """Each message's outcome in `file`, the file's new bytes (None when unreadable) and the writes."""
+    fmt, tag, label = file.format, file.tag, str(file.path)
+    data = reader.data(file.path)
+    if data is None:
+        reason = reader.errors[file.path]
+        return {m.key: KeyOutcome(m.key, "refused", [reason], label) for m in items}, None, []
+    needed = plural_rules(tag).cardinal_categories
+    refused: dict[str, list[str]] = {}
+    remaining = list(items)
+    document: Document | None = reader.take_document(file)  # parsed already to find the keys: used once
+    limits: dict[str, int] | None = None
+    while True:
+        if document is None:
+            document = fmt.edit(data, tag)
+        written: dict[str, tuple[Write, ...]] = {}
+        unchanged: list[str] = []
+        broken = False
+        for message in remaining:
+            try:
+                writes = tuple(document_writes(fmt, document, message.key, message.value, tag,
+                                               source=message.source_value))
+            except ValueError as exc:
+                refused[message.key] = [str(exc)]
+                continue
+            try:
+                changed = write_into(document, writes)
+            except (KeyError, ValueError, TypeError) as exc:  # the format cannot write it (half written: start over)
+                refused[message.key] = [document_reason(exc)]
+                broken = True
+                break
+            if changed:
+                written[message.key] = writes
+            else:
+                unchanged.append(message.key)
+        if broken:
+            remaining, document = [m for m in remaining if m.key not in refused], None
+            continue
+        try:
+            after = document.to_bytes() if written else data
+        except ValueError:  # a character the file's encoding cannot hold (UnicodeEncodeError is one)
+            reason = "the file's encoding cannot hold a character of this message, so nothing is written to it"
+            refused.update({key: [reason] for key in written})
+            remaining, document = [m for m in remaining if m.key not in refused], None
+            continue
+        rejected: dict[str, list[str]] = {}
+        if written:
+            try:
+                read = fmt.read(after, tag)
+            except CatalogFileError as exc:
+                reason = f"the file could not be read once written ({exc.reason}), so nothing is written to it"
+                rejected = {key: [reason] for key in written}
+            else:
+                if limits is None:
+                    limits = fmt.max_lengths(data)
+                by_key = {m.key: m for m in remaining}
+                for key, writes in written.items():
+                    message = by_key[key]
+                    rendered = read.get(key)
+                    parts = {key, *(doc_key for doc_key, _ in writes)}
+                    problems = [p for p in read.problems if p.key in parts]
+                    reasons = check_candidate(fmt, tag, key, rendered, problems, message.source, needed,
+                                              message.glossary_missing, limits.get(key))
+                    if reasons:
+                        rejected[key] = reasons
+        if rejected:
+            refused.update(rejected)
+            remaining, document = [m for m in remaining if m.key not in refused], None
+            continue
+        outcomes = {key: KeyOutcome(key, "refused", reasons, label) for key, reasons in refused.items()}
+        outcomes.update({key: KeyOutcome(key, "written", [], label) for key in written})
+        outcomes.update({key: KeyOutcome(key, "unchanged", [], label) for key in unchanged})
+        return outcomes, after, list(written.values())
+
+
+def _find_source(reader: Reader, files: list[CatalogFile], key: str
+                 ) -> tuple[CatalogFile, Value, Renderable | None, LocaleMessages] | None:
+    """The first source-locale file with a message for `key`: (file, its text, compiled, messages)."""
+    for file in files:
+        messages = reader.messages(file)
+        if messages is None:
+            continue
+        text = messages.text(key)
+        if text is not None:
+            return file, text, messages.get(key), messages
+    return None
+
+
+def _document_has(reader: Reader, file: CatalogFile, key: str) -> bool:
+    document = reader.document(file)
+    return document is not None and has_key(file.format, document, key)
+
+
+def _counterpart(files: list[CatalogFile], other: CatalogFile) -> CatalogFile | None:
+    """The file of `files` that is `other`'s in another locale: same catalog, same gettext domain."""
+    return next((f for f in files if f.catalog == other.catalog and f.domain == other.domain), None)
+
+
+def _no_file_reason(source_file: CatalogFile, source_tag: LocaleTag, tag: LocaleTag) -> str:
+    path = _expected_path(source_file, source_tag, tag)
+    where = f"create {path} (it may hold no messages yet)" if path is not None else \
+        "create the file this catalog's path names for it"
+    return f"{tag.code} has no file of the catalog {source_file.catalog!r} yet: {where}, then write again"
+
+
+def _expected_path(file: CatalogFile, source_tag: LocaleTag, tag: LocaleTag) -> Path | None:
+    """Where `tag`'s counterpart of the source file `file` would be: the locale spelled in its path swapped."""
+    if file.format.multi_locale:
+        return None
+    old, new = file.format.locale_spelling(source_tag), file.format.locale_spelling(tag)
+    parts = list(file.path.parts)
+    pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(old)}(?![A-Za-z0-9])")
+    folder = file.format.default_folder
+    for index in range(len(parts) - 1, -1, -1):
+        if folder is not None and parts[index] == folder:
+            parts[index] = f"{folder}-{new}"
+            return Path(*parts)
+        replaced = pattern.sub(new, parts[index])
+        if replaced != parts[index]:
+            parts[index] = replaced
+            return Path(*parts)
+    return None
+
+
+def _unknown_reason(source_tag: LocaleTag, key: str) -> str:
+    return (f"the source locale {source_tag.code} has no message {key!r}: check the key, or pass allow_new_keys "
+            "to add it")
+
+
+def _empty_reason(value: Candidate, source: Value | None) -> str | None:
+    texts = [value] if isinstance(value, str) else list(value.values())
+    if any(text == "" for text in texts) and _flat(source or "x") != "":
+        return "is empty; an empty translation counts as missing (leave the key out to keep it missing)"
+    return None
+
+
+def _flat(value: Value) -> str:
+    """A message's text for glossary checks: its forms one per line."""
+    return value if isinstance(value, str) else "\n".join(value.values())

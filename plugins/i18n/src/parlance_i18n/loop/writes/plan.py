@@ -1,0 +1,205 @@
+"""A write plan: per key what happens, per file its bytes before and after, and the edits that made
+them, which `apply` replays on each file as it is when written (see the package docstring).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+from parlance_i18n.formats import CatalogFileError, CatalogFormat, Document, LocaleMessages, Value
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.loop.forms import Write, write_into
+from parlance_i18n.store import ATTEMPTS, ConcurrentChange, edit_file, unified_diff
+
+__all__ = ["DropEntries", "Edits", "KeyOutcome", "Status", "Step", "WritePlan", "apply", "document_reason"]
+
+Status = Literal["written", "unchanged", "refused"]
+"""What became of a key."""
+
+
+@dataclass(frozen=True)
+class KeyOutcome:
+    """What became of one key (in one file, for renames and deletions across locales)."""
+
+    key: str
+    status: Status
+    reasons: list[str] = field(default_factory=list)
+    file: str | None = None
+
+
+class Step(Protocol):
+    """One edit of a file's bytes, made when planning and again when applying."""
+
+    def run(self, data: bytes) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class WritePlan:
+    """Per key what happens, and per file its bytes (before, after) for the files that change.
+
+    `replay` holds the edits themselves, which `apply` makes again on the file as it is then.
+    """
+
+    outcomes: list[KeyOutcome]
+    files: dict[Path, tuple[bytes, bytes]]
+    replay: dict[Path, tuple[LocaleTag, tuple[Step, ...]]] = field(default_factory=dict, repr=False, compare=False)
+
+    def diff(self, root: Path | None = None) -> str:
+        """A unified diff of every file that changes, paths relative to `root` when given."""
+        return "".join(unified_diff(before, after, label(path, root)) for path, (before, after) in self.files.items())
+
+    def count(self, status: Status) -> int:
+        return sum(1 for outcome in self.outcomes if outcome.status == status)
+
+
+def apply(plan: WritePlan, *, attempts: int = ATTEMPTS) -> WritePlan:
+    """Write every file of `plan` (one atomic replace each); the outcomes as they turned out.
+
+    A file changed since it was planned gets the planned edits again on its current text; when they
+    no longer apply, or the file cannot be written, its keys are refused naming why and it is left
+    unchanged. The other files are written all the same.
+    """
+    files: dict[Path, tuple[bytes, bytes]] = {}
+    failed: dict[str, str] = {}
+    unchanged: set[str] = set()
+    for path, (before, after) in plan.files.items():
+        tag, steps = plan.replay[path]
+        try:
+            result = edit_file(path, _Replay(steps, before, after), tag, _run, attempts=attempts)
+        except ConcurrentChange as exc:
+            failed[str(path)] = exc.message
+            continue
+        except CatalogFileError as exc:
+            failed[str(path)] = f"{path.name} can no longer be read ({exc.reason}): nothing was written to it"
+            continue
+        except (KeyError, ValueError, TypeError) as exc:
+            failed[str(path)] = (f"{path.name} changed since the write was planned and the edit no longer applies "
+                                 f"({document_reason(exc)}): nothing was written to it; read it again")
+            continue
+        except OSError as exc:
+            failed[str(path)] = f"{path.name} cannot be written ({exc.strerror or exc.__class__.__name__})"
+            continue
+        if result.changed:
+            files[path] = (result.before, result.after)
+        else:
+            unchanged.add(str(path))
+    outcomes = []
+    for outcome in plan.outcomes:
+        if outcome.status == "written" and outcome.file in failed:
+            outcome = KeyOutcome(outcome.key, "refused", [*outcome.reasons, failed[outcome.file]], outcome.file)
+        elif outcome.status == "written" and outcome.file in unchanged:
+            outcome = KeyOutcome(outcome.key, "unchanged", outcome.reasons, outcome.file)
+        outcomes.append(outcome)
+    return WritePlan(outcomes, files, {path: plan.replay[path] for path in files})
+
+
+def _run(document: Document) -> None:
+    document.run()  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Edits:
+    """One locale's edits of one file: each message's writes, then renames (old, new document key)."""
+
+    fmt: CatalogFormat
+    tag: LocaleTag
+    writes: tuple[tuple[Write, ...], ...]
+    renames: tuple[tuple[str, str], ...] = ()
+
+    def run(self, data: bytes) -> bytes:
+        document = self.fmt.edit(data, self.tag)
+        for writes in self.writes:
+            write_into(document, writes)
+        for old, new in self.renames:
+            value = document.get(old)
+            if value is None:
+                raise ValueError(f"{old!r} is no longer in the file")
+            if document.get(new) is not None:
+                raise ValueError(f"{new!r} is in the file now")
+            document.add(new, value)  # first: a parent left empty by the delete is not removed and recreated
+            document.delete(old)
+        return document.to_bytes()
+
+
+@dataclass(frozen=True)
+class DropEntries:
+    """Remove whole entries of a multi-locale file, every locale's part of them, as the format does
+    it (`CatalogFormat.drop_entries`: the rest of the file keeps its bytes)."""
+
+    fmt: CatalogFormat
+    keys: tuple[str, ...]
+
+    def run(self, data: bytes) -> bytes:
+        return self.fmt.drop_entries(data, self.keys)[0]
+
+
+class _Replay(CatalogFormat):
+    """What `edit_file` edits with: a Document that replays a plan's steps on the file's bytes."""
+
+    def __init__(self, steps: tuple[Step, ...], before: bytes, after: bytes) -> None:
+        self.steps, self.before, self.after = steps, before, after
+
+    def read(self, data: bytes, tag: LocaleTag) -> LocaleMessages:
+        raise TypeError("a replay of planned edits is written, not read")
+
+    def edit(self, data: bytes, tag: LocaleTag) -> Document:
+        return _ReplayDocument(self, data)
+
+
+class _ReplayDocument(Document):
+    """The planned steps applied to `data` by `run` (the planned result itself when `data` is what
+    was planned on: the same edits of the same bytes give the same bytes)."""
+
+    def __init__(self, replay: _Replay, data: bytes) -> None:
+        self._replay = replay
+        self._data = data
+
+    def run(self) -> None:
+        replay = self._replay
+        if self._data == replay.before:
+            self._data = replay.after
+            return
+        data = self._data
+        for step in replay.steps:
+            data = step.run(data)
+        self._data = data
+
+    def to_bytes(self) -> bytes:
+        return self._data
+
+    def keys(self) -> list[str]:
+        return []
+
+    def get(self, key: str) -> Value | None:
+        return None
+
+    def line_of(self, key: str) -> int | None:
+        return None
+
+    def set(self, key: str, value: Value) -> None:
+        raise TypeError("a replay is run, not edited")
+
+    def add(self, key: str, value: Value) -> None:
+        raise TypeError("a replay is run, not edited")
+
+    def delete(self, key: str) -> None:
+        raise TypeError("a replay is run, not edited")
+
+
+def document_reason(exc: Exception) -> str:
+    """The reason a Document refused an edit (a KeyError names the entry it lacks)."""
+    if isinstance(exc, KeyError):
+        return f"the file has no entry {exc.args[0]!r} to write it to" if exc.args else "the file cannot take it"
+    return str(exc)
+
+
+def label(path: Path, root: Path | None) -> str:
+    """`path` as a diff names it: relative to `root` when it is under it."""
+    if root is not None:
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
