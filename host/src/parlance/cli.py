@@ -244,7 +244,7 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     import anyio
 
     from parlance.server import build_server
-    from parlance.transports import http_security, serve_http, serve_stdio
+    from parlance._transport.serve import http_security, serve_http, serve_stdio
 
     transport = args.transport or config.host.transport
     security = None
