@@ -24,7 +24,7 @@ LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "notice", "warning", "error
 
 
 class AnnouncementSink(Protocol):
-    """Where announcements go: the MCP server's subscribers. Implemented in `parlance.server`."""
+    """Where announcements go: the MCP server's subscribers. Implemented in `parlance.notifications`."""
 
     async def resource_updated(self, uri: str) -> None: ...
 
@@ -60,7 +60,7 @@ class Announcements:
 
 
 class ContextBackend(Protocol):
-    """What the server provides for one request. Implemented in `parlance.server`."""
+    """What the server provides for one request. Implemented in `parlance.request_backend`."""
 
     @property
     def protocol_version(self) -> str | None: ...
