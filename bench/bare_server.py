@@ -2,8 +2,9 @@
 
 No plugin host, no config, no validation: the floor any MCP server written with the same SDK pays.
 Run as `python bench/bare_server.py`; it serves until stdin closes, over the SDK's `stdio_server()`.
-With `--pipes` it serves over Parlance's stdio transport instead (`parlance.stdio_pipes`), which
-separates what the host costs from what the transport saves.
+With `--pipes` it serves over Parlance's stdio transport instead
+(`parlance._transport.stdio_pipes`), which separates what the host costs from what the transport
+saves.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: CallToolRequest
 async def main() -> None:
     server = Server("bare", version="0.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
     if "--pipes" in sys.argv[1:]:
-        from parlance.stdio_pipes import wire_streams
+        from parlance._transport.stdio_pipes import wire_streams
 
         streams = wire_streams()
     else:

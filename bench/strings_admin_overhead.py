@@ -10,7 +10,7 @@ round so none always goes first), against one emulator running as its own proces
   direct the same GET from this process with httpx (the floor: the service itself)
   echo   the `echo` tool of bench/bare_server.py, a bare mcp low-level stdio server: what a stdio
          MCP round trip costs with no host and no HTTP, on the SDK's stdio transport
-  pipes  the same bare server on Parlance's stdio transport (`parlance.stdio_pipes`)
+  pipes  the same bare server on Parlance's stdio transport (`parlance._transport.stdio_pipes`)
 
 overhead = p50(tool) - p50(direct): what an agent pays for reaching the service through MCP and
 Parlance instead of calling it. Goal: <= 2 ms (the PRD allows 100 ms). overhead - p50(pipes) is

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from parlance.client_config import default_path, merge
+from parlance._cli.client_config import default_path, merge
 from parlance.errors import ConfigError
 
 ENTRY = {"command": "/opt/parlance/bin/parlance", "args": ["serve"]}
@@ -213,7 +213,7 @@ def test_a_file_that_is_not_utf8_is_an_error_naming_the_fix(env: dict[str, str],
 
 def test_an_unreadable_file_is_an_error_naming_the_fix(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    from parlance import client_config
+    from parlance._cli import client_config
 
     target = tmp_path / "mcp.json"
     target.write_text("{}")

@@ -199,7 +199,7 @@ class _PathSettings(BaseModel):
 
 
 def test_path_settings_resolve_against_the_file_folder(clean_env: Path) -> None:
-    from parlance.config import missing_path_settings, resolve_path_settings
+    from parlance.pack_settings import missing_path_settings, resolve_path_settings
 
     base = clean_env / "conf"
     table = {"one": "a", "many": ["b", "/abs/c", "${env:HOME}/d", "~/e"], "named": {"x": "f"}, "pair": ["g", 1],
@@ -231,7 +231,7 @@ class _DefaultPathSettings(BaseModel):
 
 
 def test_a_relative_default_path_resolves_against_the_file_folder_too(clean_env: Path) -> None:
-    from parlance.config import resolve_path_settings
+    from parlance.pack_settings import resolve_path_settings
 
     base = clean_env / "conf"
     resolved = resolve_path_settings(_DefaultPathSettings, {}, base, key="packs.p")

@@ -1,4 +1,5 @@
-"""Resumable HTTP streams (`parlance.event_store`) through a real `parlance serve --transport http`.
+"""Resumable HTTP streams (`parlance._transport.event_store`) through a real
+`parlance serve --transport http`.
 
 Raw HTTP on purpose: the point is what a reconnecting client receives for a `Last-Event-ID`, which
 an SDK client hides. Every session reuses request ids, so a store shared between sessions would
@@ -101,7 +102,7 @@ def test_streams_are_not_resumable_when_switched_off_or_not_streams(tmp_path: Pa
 async def test_the_store_keeps_bounded_history_and_ignores_ids_it_did_not_make() -> None:
     from mcp.types import JSONRPCNotification
 
-    from parlance.event_store import MemoryEventStore
+    from parlance._transport.event_store import MemoryEventStore
 
     events = MemoryEventStore(streams=2, per_stream=3)
     mine, other = events.for_session(), events.for_session()
@@ -128,7 +129,7 @@ async def test_the_store_keeps_bounded_history_and_ignores_ids_it_did_not_make()
 async def test_a_stream_not_written_for_a_while_is_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
     from mcp.types import JSONRPCNotification
 
-    from parlance import event_store
+    from parlance._transport import event_store
 
     clock = [1000.0]
     monkeypatch.setattr(event_store.time, "monotonic", lambda: clock[0])

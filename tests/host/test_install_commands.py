@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from parlance.errors import ConfigError
-from parlance.install import (
+from parlance._cli.install import (
     Environment,
     InstallOptions,
     Outcome,
@@ -270,15 +270,15 @@ class _Dist:
 def test_unrequired_is_the_bundle_and_host_distribution_the_host_it_brings(monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.metadata
 
-    import parlance.install
+    import parlance._cli.install
 
     host, bundle = _Dist("parlance-mcp-host", "mcp>=2"), _Dist("parlance-mcp", "Parlance_MCP_Host(>=0.1)")
     assert unrequired([host, bundle]) == [bundle] and unrequired([bundle, host]) == [bundle]  # type: ignore[list-item]
     assert unrequired([host]) == [host]  # type: ignore[list-item]
     # host_distribution's last resort (no file and no editable source to go by) is the one the bundle requires.
     monkeypatch.setattr(importlib.metadata, "packages_distributions", dict)
-    monkeypatch.setattr(parlance.install, "command_distributions", lambda: [bundle, host])
-    monkeypatch.setattr(parlance.install, "_editable_source", lambda dist: None)
+    monkeypatch.setattr(parlance._cli.install, "command_distributions", lambda: [bundle, host])
+    monkeypatch.setattr(parlance._cli.install, "_editable_source", lambda dist: None)
     assert host_distribution() is host
 
 

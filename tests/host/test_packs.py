@@ -428,7 +428,7 @@ def test_path_settings_resolve_against_the_config_file_and_missing_ones_are_warn
 def test_every_path_setting_of_the_installed_packs_resolves_against_the_config_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever Path settings the first-party packs have (i18n's bundle_dirs today), the host resolves them."""
-    from parlance.config import visit_path_settings
+    from parlance.pack_settings import visit_path_settings
 
     monkeypatch.chdir(tmp_path)
     conf = tmp_path / "project"

@@ -18,7 +18,7 @@ import pytest
 
 from parlance import HOST_API
 from parlance.errors import ConfigError
-from parlance.scaffold import PackNames, pack_names, scaffold
+from parlance._cli.scaffold import PackNames, pack_names, scaffold
 
 ROOT = Path(__file__).resolve().parents[2]
 

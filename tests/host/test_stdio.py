@@ -18,7 +18,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import stdio_client
 
-from parlance.stdio_pipes import MAX_MESSAGE_BYTES
+from parlance._transport.stdio_pipes import MAX_MESSAGE_BYTES
 from parlance.testing import stdio_server_params
 from tests.host.packs_for_tests import SOURCES
 from tests.support import ERAS, write_fake_dist

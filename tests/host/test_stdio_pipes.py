@@ -15,8 +15,8 @@ import pytest
 from mcp.shared.message import SessionMessage
 from mcp.types import JSONRPCResponse
 
-from parlance.stdio_pipes import InFlight, MessageReader
-from parlance.wire import Unreadable
+from parlance._transport.stdio_pipes import InFlight, MessageReader
+from parlance._transport.wire import Unreadable
 
 pytestmark = pytest.mark.anyio
 
@@ -127,7 +127,7 @@ async def test_a_thread_fed_reader_pauses_the_thread_instead_of_buffering_everyt
     import os
     import threading
 
-    from parlance.stdio_pipes import _feed_from_thread
+    from parlance._transport.stdio_pipes import _feed_from_thread
 
     read_fd, write_fd = os.pipe()
     line = _ping(1) + b"\n"
@@ -148,7 +148,7 @@ async def test_a_thread_fed_reader_pauses_the_thread_instead_of_buffering_everyt
 
 async def test_the_writer_says_once_that_the_client_is_gone(caplog: pytest.LogCaptureFixture) -> None:
     """Every call in flight tries to answer after the client closed stdout: one warning, one stop."""
-    from parlance.stdio_pipes import MessageWriter, _Wire
+    from parlance._transport.stdio_pipes import MessageWriter, _Wire
 
     wire, stops = _Wire(), []
     wire.connection_lost(None)

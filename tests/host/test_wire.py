@@ -1,11 +1,11 @@
-"""`parlance.wire`: one message off the wire, or the error that answers it, table by table."""
+"""`parlance._transport.wire`: one message off the wire, or the error that answers it, table by table."""
 
 from __future__ import annotations
 
 import pytest
 from mcp.types import JSONRPCNotification, JSONRPCRequest
 
-from parlance.wire import Unreadable, parse_line, read_id
+from parlance._transport.wire import Unreadable, parse_line, read_id
 
 PING = b'{"jsonrpc":"2.0","id":%s,"method":"ping"%s}'
 

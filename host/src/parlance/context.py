@@ -9,22 +9,28 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol
 
 from pydantic import BaseModel
+from typing_extensions import TypeVar  # `default=` (PEP 696) before Python 3.13
 
 from parlance.content import LogLevel
 from parlance.language_packs import LanguagePacks
 from parlance.schemas import form_schema_for
 from parlance.types import ClientInfo, Elicited, Root, Sampled, SamplingMessage
 
-__all__ = ["Announcements", "AnnouncementSink", "ContextBackend", "ToolContext"]
+__all__ = ["Announcements", "AnnouncementSink", "ContextBackend", "SettingsT", "StateT", "ToolContext"]
 
 LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
+SettingsT = TypeVar("SettingsT", bound=BaseModel | None, default=BaseModel | None, covariant=True)
+"""The pack's settings model (what its `parlance_declare_settings` returns), or None without one."""
+StateT = TypeVar("StateT", default=Any, covariant=True)
+"""What the pack's `parlance_lifespan` yields."""
+
 
 class AnnouncementSink(Protocol):
-    """Where announcements go: the MCP server's subscribers. Implemented in `parlance.server`."""
+    """Where announcements go: the MCP server's subscribers. Implemented in `parlance.notifications`."""
 
     async def resource_updated(self, uri: str) -> None: ...
 
@@ -60,7 +66,7 @@ class Announcements:
 
 
 class ContextBackend(Protocol):
-    """What the server provides for one request. Implemented in `parlance.server`."""
+    """What the server provides for one request. Implemented in `parlance.request_backend`."""
 
     @property
     def protocol_version(self) -> str | None: ...
@@ -99,8 +105,13 @@ class ContextBackend(Protocol):
     ) -> Sampled: ...
 
 
-class ToolContext:
+class ToolContext(Generic[SettingsT, StateT]):
     """Per-call context handed to a pack's tool, prompt and resource handlers.
+
+    Generic in the pack's settings and state, for the type checker only: a handler that takes
+    `ctx: ToolContext[MySettings, MyState]` reads `ctx.settings` as `MySettings` and `ctx.state` as
+    `MyState` with no cast. Unparameterised, `ToolContext` is `ToolContext[BaseModel | None, Any]`.
+    The host does not check the parameters: they state what the pack's own hooks provide.
 
     Attributes:
         pack: the pack's name (its entry-point name).
@@ -120,8 +131,8 @@ class ToolContext:
         *,
         pack: str,
         name: str,
-        settings: BaseModel | None,
-        state: Any,
+        settings: SettingsT,
+        state: StateT,
         session_state: dict[str, Any],
         backend: ContextBackend,
         language_packs: LanguagePacks | None = None,

@@ -31,20 +31,12 @@ from typing import Any, Literal
 import pluggy
 from pydantic import BaseModel, ValidationError
 
-from parlance.config import (
-    HOST_KEYS_IN_PACK_TABLE,
-    Config,
-    ConfigWarning,
-    did_you_mean,
-    missing_path_settings,
-    resolve_env,
-    resolve_path_settings,
-    unknown_setting_keys,
-)
+from parlance.config import HOST_KEYS_IN_PACK_TABLE, Config, ConfigWarning, did_you_mean
 from parlance.errors import ConfigError, PackError, ToolNameCollision
 from parlance.hookspecs import HOST_API, PROJECT, PackSpec
 from parlance.installed import installed_entry_points, rescan_installed
 from parlance.language_packs import LanguagePacks, LanguagePackSet, discover_language_packs
+from parlance.pack_settings import missing_path_settings, resolve_env, resolve_path_settings, unknown_setting_keys
 from parlance.registry import Registry, Staging
 
 __all__ = ["PACKS_GROUP", "PackRecord", "PackSet", "discover", "load_packs", "rescan_installed"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import types
 import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -291,11 +292,11 @@ def _tool_signature(handler: Callable[..., Any], name: str) -> tuple[type[BaseMo
     """(input model, output model or None, whether the handler takes ctx) from the annotations."""
     if not inspect.iscoroutinefunction(handler):
         raise PackError(f"{name!r}: the handler must be an `async def` function, got {handler!r}")
+    params = list(inspect.signature(handler).parameters.values())
     try:
-        hints = typing.get_type_hints(handler)
+        hints = _resolved_hints(handler, [params[0].name, "return"] if params else ["return"])
     except Exception as exc:  # unresolvable forward reference in the pack's annotations
         raise PackError(f"{name!r}: cannot read the handler's type annotations ({exc})") from None
-    params = list(inspect.signature(handler).parameters.values())
     if not params or not _is_model(hints.get(params[0].name)):
         raise PackError(
             f"{name!r}: the handler's first parameter must be annotated with a pydantic model "
@@ -412,10 +413,22 @@ def _without_context(callback: Complete) -> Completer:
 
 def _returns_content_only(handler: Callable[..., Any]) -> bool:
     """Annotated `-> ToolResult[None]` (or a bare `-> ToolResult`): a tool without structured output."""
-    returned = typing.get_type_hints(handler).get("return")
+    returned = _resolved_hints(handler, ["return"]).get("return")
     if returned is ToolResult:
         return True
     return typing.get_origin(returned) is ToolResult and typing.get_args(returned) in ((type(None),), (None,))
+
+
+def _resolved_hints(handler: Callable[..., Any], names: list[str]) -> dict[str, Any]:
+    """The annotations of the parameters `names` (and "return") as types, resolving only those.
+
+    The rest are the pack's own business: `ctx: ToolContext[Settings, State]` may name a state
+    type imported only for the type checker (`if TYPE_CHECKING:`), which could not be resolved here.
+    """
+    target = inspect.unwrap(handler)
+    wanted = {key: value for key, value in getattr(target, "__annotations__", {}).items() if key in names}
+    return typing.get_type_hints(types.SimpleNamespace(__annotations__=wanted),
+                                 globalns=getattr(target, "__globals__", None))
 
 
 def _is_model(annotation: Any) -> bool:

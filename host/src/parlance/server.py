@@ -1,13 +1,11 @@
 """The MCP side of the host: where packs' plain values become MCP messages.
 
 Builds a low-level `mcp.server.Server` whose handlers translate between MCP types and the host's
-plain ones (`Host.call_tool` and friends), and implements the `ContextBackend` packs reach through
-`ctx`: progress, log messages, client facts, sampling and elicitation in both protocol eras.
-(`parlance.notifications` keeps the per-connection state behind logs and subscriptions.)
-
-Questions to the client in the middle of a call (sampling, elicitation, roots) are asked through
-`parlance.questions`, which hides the difference between the two protocol eras. On 2026-07-28 a
-question the client lacks the capability for is the protocol error -32021, naming the capability.
+plain ones (`Host.call_tool` and friends). Each call's `ctx` is backed by a
+`parlance.request_backend.RequestBackend`: progress, log messages, client facts, and questions to
+the client (sampling, elicitation, roots) in both protocol eras. (`parlance.notifications` keeps
+the per-connection state behind logs and subscriptions.) On 2026-07-28 a question the client
+lacks the capability for is the protocol error -32021, naming the capability.
 
 Results go to the SDK as plain dicts in wire form: the SDK validates every result against the
 negotiated version's schema anyway, so building pydantic models first would validate it twice.
@@ -18,11 +16,11 @@ from __future__ import annotations
 import base64
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from mcp import MCPError
-from mcp.server import Server, ServerRequestContext
+from mcp.server import Server
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.models import InitializationOptions
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
@@ -34,23 +32,13 @@ from mcp.types import (
     CompleteRequestParams,
     CompleteResult,
     Completion,
-    CreateMessageRequest,
-    CreateMessageRequestParams,
-    CreateMessageResult,
-    ElicitRequest,
-    ElicitRequestFormParams,
-    ElicitResult,
     EmptyResult,
     GetPromptRequestParams,
     InputRequiredResult,
     ListPromptsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
-    ListRootsRequest,
-    ListRootsResult,
     ListToolsResult,
-    LoggingMessageNotification,
-    LoggingMessageNotificationParams,
     PaginatedRequestParams,
     Prompt,
     PromptArgument,
@@ -61,201 +49,25 @@ from mcp.types import (
     ServerCapabilities,
     SetLevelRequestParams,
     SubscribeRequestParams,
-    TextContent,
     Tool,
     ToolAnnotations,
     UnsubscribeRequestParams,
 )
-from mcp.types import SamplingMessage as McpSamplingMessage
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from parlance import __version__
-from parlance.content import Audio, Content, EmbeddedResource, Image, LogLevel, ResourceLink, Text
-from parlance.errors import (
-    ElicitationFailed,
-    ElicitationUnavailable,
-    Refused,
-    SamplingFailed,
-    SamplingUnavailable,
-    ToolError,
-    UnknownName,
-)
+from parlance.content import Audio, Content, EmbeddedResource, Image, ResourceLink, Text
+from parlance.errors import ElicitationUnavailable, Refused, SamplingUnavailable, ToolError, UnknownName
 from parlance.host import Host
 from parlance.notifications import Notifier
-from parlance.questions import Questions, answer_or_ask
-from parlance.types import ClientInfo, Elicited, PromptMessage, Root, Sampled, SamplingMessage
+from parlance.questions import answer_or_ask
+from parlance.request_backend import RequestBackend, RequestContext, Session, connection_of, session_of
+from parlance.types import PromptMessage
 
 __all__ = ["build_server"]
 
 logger = logging.getLogger(__name__)
-
-RequestContext = ServerRequestContext[Any, Any]
-
-
-class _RequestBackend:
-    """`ContextBackend` for one MCP request."""
-
-    def __init__(self, ctx: RequestContext, notifier: Notifier, input_responses: dict[str, Any] | None = None,
-                 request_state: str | None = None, *, may_ask: bool = True) -> None:
-        self._ctx = ctx
-        self._notifier = notifier
-        self._may_ask = may_ask  # False where no answer could come back (completions): nothing is asked
-        self.questions = Questions(ctx, input_responses, request_state)
-
-    @property
-    def protocol_version(self) -> str | None:
-        return self._ctx.protocol_version
-
-    @property
-    def client(self) -> ClientInfo | None:
-        params = self._ctx.session.client_params
-        if params is None:
-            return None
-        return ClientInfo(name=params.client_info.name, version=params.client_info.version)
-
-    @property
-    def can_sample(self) -> bool:
-        caps = self._ctx.session.client_capabilities
-        return self._may_ask and caps is not None and caps.sampling is not None
-
-    @property
-    def can_elicit(self) -> bool:
-        caps = self._ctx.session.client_capabilities
-        return self._may_ask and caps is not None and caps.elicitation is not None
-
-    @property
-    def can_list_roots(self) -> bool:
-        caps = self._ctx.session.client_capabilities
-        return self._may_ask and caps is not None and caps.roots is not None
-
-    @property
-    def session_persists(self) -> bool:
-        return _persists(self._ctx)
-
-    async def report_progress(self, progress: float, total: float | None, message: str | None) -> None:
-        await self._ctx.session.report_progress(progress, total, message)
-
-    async def log(self, level: LogLevel, logger: str, data: Any) -> None:
-        if not self._notifier.wants_log(_connection_of(self._ctx), self._ctx.protocol_version, self._ctx.meta, level):
-            return
-        notification = LoggingMessageNotification(params=LoggingMessageNotificationParams(level=level, logger=logger,
-                                                                                          data=data))
-        # Tied to the request: over HTTP it rides the call's own stream, as 2026-07-28 requires.
-        await self._ctx.session.send_notification(notification, related_request_id=self._ctx.request_id)
-
-    async def sample(
-        self,
-        messages: Sequence[SamplingMessage],
-        *,
-        system_prompt: str | None,
-        max_tokens: int,
-        temperature: float | None,
-        stop_sequences: Sequence[str] | None,
-        key: str | None,
-    ) -> Sampled:
-        if not self.can_sample:
-            raise SamplingUnavailable()
-        request = CreateMessageRequest(
-            params=CreateMessageRequestParams(
-                messages=[McpSamplingMessage(role=m.role, content=TextContent(type="text", text=m.text)) for m in messages],
-                system_prompt=system_prompt,
-                max_tokens=max_tokens,
-                temperature=temperature,
-                stop_sequences=list(stop_sequences) if stop_sequences else None,
-            )
-        )
-        try:
-            result = await self.questions.ask(self.questions.key_for("sample", key), request, CreateMessageResult)
-        except MCPError as exc:
-            raise SamplingFailed(f"the client could not sample: {exc.error.message}",
-                                 {"client_code": exc.error.code}) from None
-        text = result.content.text if isinstance(result.content, TextContent) else ""
-        return Sampled(text=text, model=result.model, stop_reason=result.stop_reason)
-
-    async def elicit(self, message: str, schema: dict[str, Any], key: str | None) -> Elicited:
-        if not self.can_elicit:
-            raise ElicitationUnavailable()
-        _check_form(schema)
-        request = ElicitRequest(params=ElicitRequestFormParams(message=message, requested_schema=schema))
-        try:
-            result = await self.questions.ask(self.questions.key_for("elicit", key), request, ElicitResult)
-        except MCPError as exc:
-            raise ElicitationFailed(f"the client could not ask the user: {exc.error.message}",
-                                    {"client_code": exc.error.code}) from None
-        if result.action != "accept":
-            return Elicited(action=result.action)
-        content = dict(result.content or {})
-        if (problem := _schema_problem(content, schema)) is not None:
-            raise ElicitationFailed(f"the user's answer does not fit the requested form: {problem}")
-        return Elicited(action="accept", content=content)
-
-    async def close_stream(self) -> bool:
-        if self._ctx.close_sse_stream is None:  # the SDK offers it only on resumable HTTP streams
-            return False
-        await self._ctx.close_sse_stream()
-        return True
-
-    async def list_roots(self, key: str | None) -> list[Root]:
-        if not self.can_list_roots:
-            return []
-        try:
-            result = await self.questions.ask(self.questions.key_for("roots", key), ListRootsRequest(), ListRootsResult)
-        except MCPError:
-            logger.info("roots.unavailable")  # the client declared roots but could not list them: none known
-            return []
-        return [Root(uri=str(root.uri), name=root.name) for root in result.roots]
-
-
-def _check_form(schema: dict[str, Any]) -> None:
-    """Refuse, before the user is asked, a form schema no answer could be checked against (a pack bug)."""
-    import jsonschema  # type: ignore[import-untyped]  # only when a pack elicits: the import is not free
-
-    if not isinstance(schema, dict) or schema.get("type") != "object":
-        raise TypeError("an elicitation form is a JSON Schema object ({'type': 'object', 'properties': ...})")
-    jsonschema.Draft202012Validator.check_schema(schema)
-
-
-def _schema_problem(content: dict[str, Any], schema: dict[str, Any]) -> str | None:
-    """Where an accepted elicitation answer breaks the requested schema, without quoting the answer."""
-    import jsonschema
-
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(content))
-    if error is None:
-        return None
-    where = error.json_path if error.path else "the answer"
-    return f"{where} fails the schema's {error.validator!r} rule"
-
-
-class _Session:
-    """A key for per-session pack state (weak-referenceable, unlike a bare object())."""
-
-
-def _persists(ctx: RequestContext) -> bool:
-    # 2026-07-28 over HTTP, and stateless HTTP in any era: every request stands alone (see _session_of).
-    if ctx.lifespan_context.get("stateless"):
-        return False
-    return ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS or ctx.request is None
-
-
-def _connection_of(ctx: RequestContext) -> Any:
-    """The client's connection (one per stdio run or HTTP session), or None where the SDK has none.
-    The SDK keeps it on the session privately."""
-    return getattr(ctx.session, "_connection", None)
-
-
-def _session_of(ctx: RequestContext) -> object:
-    """Which session a request belongs to, for `ctx.session_state`.
-
-    Handshake era: the client's connection (one per stdio process or HTTP session). 2026-07-28 has no
-    sessions: on stdio or in-process one client owns the server run, so the run's lifespan stands in;
-    a request over HTTP gets state of its own, since unrelated clients share the server there.
-    """
-    if not _persists(ctx):
-        return _Session()
-    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-        return ctx.lifespan_context["session"]
-    return _connection_of(ctx) or ctx.lifespan_context["session"]
 
 
 def _complete(ctx: RequestContext, result: dict[str, Any], *, cacheable: bool = False) -> dict[str, Any]:
@@ -360,10 +172,10 @@ def build_server(host: Host, *, name: str = "parlance", stateless_http: bool = F
         return ListToolsResult(tools=tools)
 
     async def call_tool(ctx: RequestContext, params: CallToolRequestParams) -> dict[str, Any] | InputRequiredResult:
-        backend = _RequestBackend(ctx, notifier, params.input_responses, params.request_state)
+        backend = RequestBackend(ctx, notifier, params.input_responses, params.request_state)
         try:
             outcome = await answer_or_ask(backend.questions,
-                                          host.call_tool(params.name, params.arguments, backend, _session_of(ctx)))
+                                          host.call_tool(params.name, params.arguments, backend, session_of(ctx)))
         except UnknownName as exc:
             raise MCPError(INVALID_PARAMS, str(exc), data={"code": "UNKNOWN_TOOL", "tool": params.name}) from None
         if isinstance(outcome, InputRequiredResult):
@@ -383,16 +195,16 @@ def build_server(host: Host, *, name: str = "parlance", stateless_http: bool = F
     async def complete(ctx: RequestContext, params: CompleteRequestParams) -> CompleteResult:
         ref = params.ref.name if isinstance(params.ref, PromptReference) else params.ref.uri
         given = (params.context.arguments if params.context is not None else None) or {}
-        backend = _RequestBackend(ctx, notifier, may_ask=False)
+        backend = RequestBackend(ctx, notifier, may_ask=False)
         with _protocol_errors(ref, ctx):
             values = await host.complete(ref, params.argument.name, params.argument.value, given, backend,
-                                         _session_of(ctx))
+                                         session_of(ctx))
         # The protocol allows at most 100 values per answer; `total` and `hasMore` say what was left out.
         return CompleteResult(completion=Completion(values=values[:100], total=len(values),
                                                     has_more=len(values) > 100))
 
     async def set_log_level(ctx: RequestContext, params: SetLevelRequestParams) -> EmptyResult:
-        notifier.set_log_level(_connection_of(ctx), params.level)
+        notifier.set_log_level(connection_of(ctx), params.level)
         return EmptyResult()
 
     handlers: dict[str, Any] = {"on_list_tools": list_tools, "on_call_tool": call_tool}
@@ -415,10 +227,10 @@ def build_server(host: Host, *, name: str = "parlance", stateless_http: bool = F
 
         async def get_prompt(ctx: RequestContext,
                              params: GetPromptRequestParams) -> dict[str, Any] | InputRequiredResult:
-            backend = _RequestBackend(ctx, notifier, params.input_responses, params.request_state)
+            backend = RequestBackend(ctx, notifier, params.input_responses, params.request_state)
             with _protocol_errors(params.name, ctx):
                 rendered = await answer_or_ask(backend.questions, host.get_prompt(params.name, params.arguments,
-                                                                                  backend, _session_of(ctx)))
+                                                                                  backend, session_of(ctx)))
                 if isinstance(rendered, InputRequiredResult):
                     return rendered
                 prompt, messages = rendered
@@ -441,19 +253,19 @@ def build_server(host: Host, *, name: str = "parlance", stateless_http: bool = F
         ]
 
         async def list_resources(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListResourcesResult:
-            notifier.listening(_connection_of(ctx))
+            notifier.listening(connection_of(ctx))
             return ListResourcesResult(resources=resources)
 
         async def list_templates(ctx: RequestContext, params: PaginatedRequestParams | None) -> ListResourceTemplatesResult:
-            notifier.listening(_connection_of(ctx))
+            notifier.listening(connection_of(ctx))
             return ListResourceTemplatesResult(resource_templates=templates)
 
         async def read_resource(ctx: RequestContext,
                                 params: ReadResourceRequestParams) -> dict[str, Any] | InputRequiredResult:
-            backend = _RequestBackend(ctx, notifier, params.input_responses, params.request_state)
+            backend = RequestBackend(ctx, notifier, params.input_responses, params.request_state)
             with _protocol_errors(params.uri, ctx):
                 read = await answer_or_ask(backend.questions,
-                                           host.read_resource(params.uri, backend, _session_of(ctx)))
+                                           host.read_resource(params.uri, backend, session_of(ctx)))
             if isinstance(read, InputRequiredResult):
                 return read
             content, mime_type = read
@@ -467,11 +279,11 @@ def build_server(host: Host, *, name: str = "parlance", stateless_http: bool = F
         async def subscribe(ctx: RequestContext, params: SubscribeRequestParams) -> EmptyResult:
             if registry.find_resource(params.uri) is None:
                 raise MCPError(INVALID_PARAMS, f"Unknown resource: {params.uri}", data={"uri": params.uri})
-            notifier.subscribe(_connection_of(ctx), params.uri)
+            notifier.subscribe(connection_of(ctx), params.uri)
             return EmptyResult()
 
         async def unsubscribe(ctx: RequestContext, params: UnsubscribeRequestParams) -> EmptyResult:
-            notifier.unsubscribe(_connection_of(ctx), params.uri)
+            notifier.unsubscribe(connection_of(ctx), params.uri)
             return EmptyResult()
 
         handlers |= {
@@ -488,7 +300,7 @@ def build_server(host: Host, *, name: str = "parlance", stateless_http: bool = F
         host.announce.attach(notifier)
         try:
             async with host.running():
-                yield {"session": _Session(), "stateless": stateless_http}
+                yield {"session": Session(), "stateless": stateless_http}
         finally:
             host.announce.attach(None)
             notifier.listen.close()

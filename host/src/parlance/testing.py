@@ -18,26 +18,30 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # importing this module never imports `mcp`; connect() does, when it runs
+    from mcp import Client, StdioServerParameters
 
 __all__ = ["connect", "parlance_connect", "stdio_server_params"]
 
 
 @contextlib.asynccontextmanager
 async def connect(
-    packs: Mapping[str, Any] | Sequence[str] | None = None,
+    packs: Mapping[str, object] | Sequence[str] | None = None,
     *,
-    config: Mapping[str, Any] | None = None,
+    config: Mapping[str, object] | None = None,
     mode: str = "auto",
-    **client_kwargs: Any,
-) -> AsyncIterator[Any]:
+    **client_kwargs: Any,  # whatever `mcp.Client` takes, passed on unchanged: the SDK's signature types them
+) -> AsyncIterator[Client]:
     """A connected `mcp.Client` on a host built in-process.
 
     `packs`: {name: plugin object} to register directly, a list of installed pack names to load by
     entry point, or None for every installed pack the config enables. `config` is a parsed
     parlance.toml as a dict; without a `[language_packs]` table the host sees no language packs.
+    `mode` is as for `mcp.Client`: "auto" (2026-07-28) or "legacy" (the 2025-11-25 handshake).
     Other keywords go to `mcp.Client` (sampling_callback, logging_callback, ...).
     """
     from mcp import Client
@@ -50,7 +54,7 @@ async def connect(
     raw = dict(config or {})
     # Hermetic by default: no language packs from the working directory or installed distributions.
     raw.setdefault("language_packs", {"paths": [], "autoload": False})
-    plugins: dict[str, Any] | None
+    plugins: dict[str, object] | None
     if packs is None:
         plugins = None
     elif isinstance(packs, Mapping):
@@ -71,7 +75,7 @@ def stdio_server_params(
     env: Mapping[str, str] | None = None,
     *,
     cwd: str | os.PathLike[str] | None = None,
-) -> Any:
+) -> StdioServerParameters:
     """`mcp.StdioServerParameters` that run `parlance serve` in a subprocess with this interpreter.
 
     The child inherits PATH and HOME, plus `env`; PARLANCE_CONFIG is cleared so only `config_path`
@@ -100,6 +104,6 @@ except ImportError:  # pragma: no cover
 else:
 
     @pytest.fixture
-    def parlance_connect() -> Any:
+    def parlance_connect() -> Callable[..., contextlib.AbstractAsyncContextManager[Client]]:
         """The `connect` function, as a fixture for tests that prefer injection."""
         return connect

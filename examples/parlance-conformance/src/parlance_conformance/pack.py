@@ -16,7 +16,7 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
-from typing import Any
+from typing import Any, TypeAlias
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
@@ -370,6 +370,9 @@ async def x_mcp_header(args: RegionIn) -> ToolResult[None]:
 
 WATCHED = "test://watched-resource"
 
+WatchedContext: TypeAlias = ToolContext[None, dict[str, str]]
+"""The context of what reads or changes the watched resource: no settings; the lifespan's state."""
+
 
 async def static_text(ctx: ToolContext) -> str:
     return "This is the content of the static text resource."
@@ -379,8 +382,8 @@ async def static_binary(ctx: ToolContext) -> bytes:
     return PNG
 
 
-async def watched(ctx: ToolContext) -> str:
-    return str(ctx.state["watched"])
+async def watched(ctx: WatchedContext) -> str:
+    return ctx.state["watched"]
 
 
 async def template_data(ctx: ToolContext, id: str) -> dict[str, Any]:  # noqa: A002 - the template's name
@@ -395,7 +398,7 @@ class WatchedIn(BaseModel):
     text: str = Field(max_length=200, description="the watched resource's new content")
 
 
-async def update_watched_resource(args: WatchedIn, ctx: ToolContext) -> ToolResult[None]:
+async def update_watched_resource(args: WatchedIn, ctx: WatchedContext) -> ToolResult[None]:
     """Changes test://watched-resource; clients subscribed to it are told (`resources/updated`)."""
     ctx.state["watched"] = args.text
     await ctx.announce.resource_updated(WATCHED)
@@ -509,10 +512,10 @@ def parlance_register_resources(register: RegisterResource) -> None:
 
 
 @contextlib.asynccontextmanager
-async def _state() -> AsyncIterator[dict[str, Any]]:
+async def _state() -> AsyncIterator[dict[str, str]]:
     yield {"watched": "Watched resource content"}  # shared by every session, changed by a tool
 
 
 @hookimpl
-def parlance_lifespan() -> AbstractAsyncContextManager[dict[str, Any]]:
+def parlance_lifespan() -> AbstractAsyncContextManager[dict[str, str]]:
     return _state()

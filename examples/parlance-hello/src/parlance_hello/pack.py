@@ -28,13 +28,14 @@ class HelloOut(BaseModel):
     greeting: str
 
 
-async def hello(args: HelloIn, ctx: ToolContext) -> HelloOut:
+async def hello(args: HelloIn, ctx: ToolContext[HelloSettings, None]) -> HelloOut:
+    # ctx.settings is a HelloSettings (the host validates even an absent table, to the defaults);
+    # the pack has no lifespan, so its state is None.
     if not args.name.strip():
         raise ToolError("EMPTY_NAME", "name must not be blank", data={"field": "name"})
     greeted = ctx.session_state.setdefault("greeted", [])
     greeted.append(args.name)
-    punctuation = ctx.settings.punctuation if ctx.settings else ""
-    return HelloOut(greeting=f"hello {args.name}{punctuation}")
+    return HelloOut(greeting=f"hello {args.name}{ctx.settings.punctuation}")
 
 
 class IntroduceArgs(BaseModel):
@@ -50,7 +51,7 @@ async def greeted(ctx: ToolContext) -> dict[str, list[str]]:
 
 
 @hookimpl
-def parlance_declare_settings() -> type[BaseModel]:
+def parlance_declare_settings() -> type[HelloSettings]:
     return HelloSettings
 
 

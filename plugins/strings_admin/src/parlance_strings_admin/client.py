@@ -21,7 +21,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx
@@ -35,6 +35,9 @@ from parlance_strings_admin.errors import (
 )
 from parlance_strings_admin.paths import path_segment
 from parlance_strings_admin.settings import Endpoint, StringsAdminSettings, resolve_endpoint
+
+if TYPE_CHECKING:  # the tool's output model describes what _scopes_problem accepts; tools imports this module
+    from parlance_strings_admin.tools import KeysScope
 
 __all__ = ["Created", "Scopes", "StringsAdminClient", "open_client"]
 
@@ -51,9 +54,10 @@ _RETRYABLE = (httpx.NetworkError, httpx.RemoteProtocolError, httpx.TimeoutExcept
 
 @dataclass(frozen=True)
 class Scopes:
-    """The service's scopes, parsed, and the JSON text exactly as the service sent it."""
+    """The service's scopes, parsed (each checked to be a `KeysScope`), and the JSON text exactly as
+    the service sent it."""
 
-    scopes: list[dict[str, Any]]
+    scopes: list[KeysScope]
     text: str
 
 

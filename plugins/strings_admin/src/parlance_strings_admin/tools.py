@@ -13,7 +13,7 @@ service travel in `data` as `{status, body}` with the body cut to an excerpt.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, with_config
 from typing_extensions import NotRequired, TypedDict
@@ -26,6 +26,7 @@ from parlance_strings_admin.errors import (
     UnexpectedReply,
     UnsendableURL,
 )
+from parlance_strings_admin.settings import StringsAdminSettings
 
 if TYPE_CHECKING:  # httpx loads with the client, in the lifespan, not when the pack is imported
     from parlance_strings_admin.client import StringsAdminClient
@@ -47,6 +48,9 @@ __all__ = [
 
 GET_SCOPES = "duda_strings_admin_get_all_scopes"
 CREATE_KEY = "duda_strings_admin_create_new_string_key"
+
+StringsAdminContext: TypeAlias = ToolContext[StringsAdminSettings, "StringsAdminClient"]
+"""What the tools get: the pack's settings, and as the state the client its lifespan opened."""
 
 NonBlank = Annotated[str, StringConstraints(min_length=1, pattern=r"\S")]
 
@@ -95,9 +99,9 @@ class KeyCreated(BaseModel):
     key: str
 
 
-async def get_all_scopes(args: NoArguments, ctx: ToolContext) -> ToolResult[ScopeList]:
+async def get_all_scopes(args: NoArguments, ctx: StringsAdminContext) -> ToolResult[ScopeList]:
     """Retrieves all available scopes so that clients can decide where to add keys."""
-    client: StringsAdminClient = ctx.state
+    client = ctx.state
     try:
         reply = await client.get_scopes()
     except StringsAdminError as exc:
@@ -107,13 +111,13 @@ async def get_all_scopes(args: NoArguments, ctx: ToolContext) -> ToolResult[Scop
     return ToolResult(ScopeList.model_construct(scopes=reply.scopes), text=reply.text)
 
 
-async def create_new_string_key(args: CreateStringKeyArgs, ctx: ToolContext) -> ToolResult[KeyCreated]:
+async def create_new_string_key(args: CreateStringKeyArgs, ctx: StringsAdminContext) -> ToolResult[KeyCreated]:
     """Creates a new string key inside a specified scope (scopeValue).
 
     Retrying after a dropped connection is safe: if the retry finds the key already created by the
     earlier attempt, the call succeeds.
     """
-    client: StringsAdminClient = ctx.state
+    client = ctx.state
     try:
         created = await client.create_key(args.scopeValue, args.key, args.value, args.shouldTranslate)
     except StringsAdminError as exc:

@@ -6,7 +6,7 @@ import functools
 import sys
 from typing import Any
 
-from parlance import RegisterCommand, RegisterDemo, RegisterTool, ToolContext, ToolResult, hookimpl
+from parlance import RegisterCommand, RegisterDemo, RegisterTool, ToolResult, hookimpl
 
 from parlance_translation import demo
 from parlance_translation.contract import (
@@ -23,7 +23,7 @@ from parlance_translation.inputs import (
     problems_to_error,
 )
 from parlance_translation.schemas import input_schema, output_schema
-from parlance_translation.settings import TranslationSettings
+from parlance_translation.settings import TranslationContext, TranslationSettings
 
 PARLANCE_HOST_API = "1.0"
 PARLANCE_LANGUAGE_PACK_VERSION = "1"
@@ -36,7 +36,7 @@ _COMMON = (
 )
 
 
-async def _run(tool: str, args: Any, ctx: ToolContext) -> ToolResult[Any]:
+async def _run(tool: str, args: Any, ctx: TranslationContext) -> ToolResult[Any]:
     # The heuristics, prompting and validation load on the first call, not when `parlance serve`
     # starts: registration needs only the input and output models.
     from parlance_translation import tools
@@ -44,19 +44,20 @@ async def _run(tool: str, args: Any, ctx: ToolContext) -> ToolResult[Any]:
     return await tools.run(tool, args, ctx)
 
 
-async def translate_incoming(args: TranslateIncomingInput, ctx: ToolContext) -> ToolResult[TranslateIncomingOutput]:
+async def translate_incoming(args: TranslateIncomingInput,
+                             ctx: TranslationContext) -> ToolResult[TranslateIncomingOutput]:
     return await _run("translate_incoming", args, ctx)
 
 
-async def check_tone(args: CheckToneInput, ctx: ToolContext) -> ToolResult[CheckToneOutput]:
+async def check_tone(args: CheckToneInput, ctx: TranslationContext) -> ToolResult[CheckToneOutput]:
     return await _run("check_tone", args, ctx)
 
 
-async def rewrite_outgoing(args: RewriteOutgoingInput, ctx: ToolContext) -> ToolResult[RewriteOutgoingOutput]:
+async def rewrite_outgoing(args: RewriteOutgoingInput, ctx: TranslationContext) -> ToolResult[RewriteOutgoingOutput]:
     return await _run("rewrite_outgoing", args, ctx)
 
 
-async def brief_meeting(args: BriefMeetingInput, ctx: ToolContext) -> ToolResult[BriefMeetingOutput]:
+async def brief_meeting(args: BriefMeetingInput, ctx: TranslationContext) -> ToolResult[BriefMeetingOutput]:
     return await _run("brief_meeting", args, ctx)
 
 

@@ -54,12 +54,14 @@ def _generated(tool: str, kind: str) -> str:
 
 def output_schema(tool: str) -> dict[str, Any]:
     """The tool's outputSchema: the contract model's JSON Schema, references inlined (a fresh copy)."""
-    return json.loads(_generated(tool, "output"))
+    schema: dict[str, Any] = json.loads(_generated(tool, "output"))
+    return schema
 
 
 def input_schema(tool: str) -> dict[str, Any]:
     """The tool's inputSchema, as the host would derive it from the input model (a fresh copy)."""
-    return json.loads(_generated(tool, "input"))
+    schema: dict[str, Any] = json.loads(_generated(tool, "input"))
+    return schema
 
 
 @lru_cache(maxsize=None)
@@ -74,7 +76,8 @@ def reply_schema_text(tool: str) -> str:
 
 
 def reply_schema(tool: str) -> dict[str, Any]:
-    return json.loads(reply_schema_text(tool))
+    schema: dict[str, Any] = json.loads(reply_schema_text(tool))
+    return schema
 
 
 def write_generated() -> list[Path]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from parlance import ToolContext
 
 Mode = Literal["auto", "sample", "baseline"]
 
@@ -35,3 +37,8 @@ class TranslationSettings(BaseModel):
     max_tokens: int = Field(
         default=4096, ge=256, le=32768, description="max_tokens for each sampling request."
     )
+
+
+TranslationContext: TypeAlias = ToolContext[TranslationSettings, None]
+"""What the pack's handlers get: `ctx.settings` is the pack's settings (the host always validates a
+table, if only to the defaults); the pack has no lifespan, so no state."""

@@ -15,14 +15,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from parlance import SamplingFailed, SamplingUnavailable, ToolContext, ToolError, ToolResult
+from parlance import SamplingFailed, SamplingUnavailable, ToolError, ToolResult
 
 from parlance_translation import errors, provenance
 from parlance_translation.contract import CONTRACT_VERSION
 from parlance_translation.heuristics import incoming, meeting, rewrite, tone
 from parlance_translation.prompting import Prepared, prepare
 from parlance_translation.replies import Finalized, Origin, finalize, parse_reply
-from parlance_translation.settings import TranslationSettings
+from parlance_translation.settings import TranslationContext
 from parlance_translation.templates import Source, resolve_lexicon
 
 META_KEY = "parlance/translation"
@@ -33,9 +33,9 @@ PROGRESS_THRESHOLD = 20_000  # transcripts longer than this report progress
 REFINEMENT_INLINE_MAX = 20_000  # longer prompts are returned as a template, not with the input echoed back
 
 
-async def run(tool: str, args: Any, ctx: ToolContext) -> ToolResult[Any]:
+async def run(tool: str, args: Any, ctx: TranslationContext) -> ToolResult[Any]:
     """Handle one call of `tool` (arguments already validated by the host)."""
-    settings = ctx.settings if isinstance(ctx.settings, TranslationSettings) else TranslationSettings()
+    settings = ctx.settings
     prepared = prepare(tool, args, ctx.language_packs)
     meta: dict[str, Any] = {
         "contract_version": CONTRACT_VERSION,
@@ -85,7 +85,7 @@ async def run(tool: str, args: Any, ctx: ToolContext) -> ToolResult[Any]:
     return _result(prepared, done, "baseline", meta)
 
 
-async def _baseline(prepared: Prepared, ctx: ToolContext) -> tuple[dict[str, Any], list[Source], dict[str, Any]]:
+async def _baseline(prepared: Prepared, ctx: TranslationContext) -> tuple[dict[str, Any], list[Source], dict[str, Any]]:
     """The heuristics' draft for `prepared`, the lexicons it used, and extra `_meta`."""
     args = prepared.args
     lexicon = resolve_lexicon(LEXICONS[prepared.tool], args.target_language, ctx.language_packs)

@@ -56,7 +56,7 @@ def check(data: Any, expectation: dict[str, Any]) -> str | None:
     if op == "equals":
         ok = found == wanted
     elif op == "in":
-        ok = found in wanted
+        ok = isinstance(wanted, list) and found in wanted
     elif op == "contains":
         ok = wanted in found if isinstance(found, (list, str)) else False
     elif op == "excludes":

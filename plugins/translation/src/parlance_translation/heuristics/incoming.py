@@ -10,11 +10,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from parlance_translation.heuristics.matching import CategoryMatcher, fold
 from parlance_translation.heuristics.text import clause_end, clip, sentence_end, sentence_start, squeeze
 from parlance_translation.templates import Lexicon
+
+
+class Subtext(TypedDict):
+    """One `likely_subtext` item of the contract."""
+
+    text: str
+    confidence: float
+
 
 # Plain-language hypotheses for each pattern, with the confidence the baseline gives them.
 _SUBTEXT: dict[str, tuple[str, float]] = {
@@ -94,7 +102,8 @@ def analyse(text: str, channel: str, thread_context: list[str], lexicon: Lexicon
     reasons = list(dict.fromkeys(span.reason for span in spans))
     ask = explicit_ask(text)
 
-    subtext = [{"text": _SUBTEXT[reason][0], "confidence": _SUBTEXT[reason][1]} for reason in reasons if reason in _SUBTEXT]
+    subtext: list[Subtext] = [{"text": _SUBTEXT[reason][0], "confidence": _SUBTEXT[reason][1]}
+                              for reason in reasons if reason in _SUBTEXT]
     subtext.sort(key=lambda item: -item["confidence"])
     if not subtext:
         subtext = [{"text": _NO_PATTERN_SUBTEXT[0], "confidence": _NO_PATTERN_SUBTEXT[1]}]

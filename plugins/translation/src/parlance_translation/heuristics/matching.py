@@ -16,6 +16,7 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TypeAlias
 
 _ALTERNATIVES = re.compile(r"\{([^{}]*)\}")
 _APOSTROPHES = "'’"
@@ -69,18 +70,22 @@ def _bounded(char: str) -> bool:
     return not any(low <= code <= high for low, high in _UNSPACED)
 
 
+_Trie: TypeAlias = dict[str, "_Trie"]
+"""One node of a phrase trie: the next character -> the node after it ("" marks a phrase's end)."""
+
+
 def _trie_pattern(phrases: Iterable[str]) -> str:
     """A trie-shaped regex: longer phrases are tried first, and word boundaries are checked where a
     phrase ends on a letter or digit, so "strong nack." and "strong nack" coexist correctly (but not
     in scripts written without spaces, where 「検討します」 sits inside a longer run of characters)."""
-    trie: dict[str, dict] = {}
+    trie: _Trie = {}
     for phrase in phrases:
         node = trie
         for char in phrase:
             node = node.setdefault(char, {})
         node[""] = {}
 
-    def build(node: dict[str, dict], previous: str) -> str:
+    def build(node: _Trie, previous: str) -> str:
         branches = [_char_pattern(char) + build(child, char) for char, child in sorted(node.items()) if char]
         if "" in node:
             branches.append(r"(?!\w)" if _bounded(previous) else "")

@@ -78,7 +78,9 @@ def _shield(text: str, terms: list[str]) -> tuple[str, list[str]]:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
-    pieces, segments, cursor = [], [], 0
+    pieces: list[str] = []
+    segments: list[str] = []
+    cursor = 0
     for start, end in merged:
         pieces.append(text[cursor:start])
         pieces.append(f"{_SHIELD_OPEN}{chr(_SHIELD_BASE + len(segments))}{_SHIELD_CLOSE}")

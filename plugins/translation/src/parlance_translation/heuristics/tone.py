@@ -108,7 +108,7 @@ def read(text: str, lexicon: Lexicon) -> ToneReading:
         + imperatives * scoring["imperative_start_directness"]
     )
     softness = float(scoring["softness"])
-    axes = {axis: round(50 + 50 * math.tanh(sums[axis] / softness)) for axis in AXES}
+    axes: dict[str, float] = {axis: round(50 + 50 * math.tanh(sums[axis] / softness)) for axis in AXES}
     return ToneReading(axes=axes, markers=sorted(markers, key=lambda marker: marker.start))
 
 
@@ -173,7 +173,7 @@ def analyse(
         if abs(strongest) > threshold:
             gaps[axis] = strongest
 
-    flagged = []
+    flagged: list[dict[str, Any]] = []  # the contract's flagged phrases, as JSON
     for marker in reading.markers:
         gap = gaps.get(marker.axis)
         if gap is None or (gap > 0) != (marker.weight > 0):

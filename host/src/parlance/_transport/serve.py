@@ -14,10 +14,10 @@ from mcp.shared.message import SessionMessage
 from mcp.types import INVALID_REQUEST
 from pydantic import ValidationError
 
-from parlance import stdio_pipes
-from parlance.event_store import MemoryEventStore
-from parlance.http_guard import HostRule, HttpGuard, parse_host_rule
-from parlance.wire import Unreadable, diagnose
+from parlance._transport import stdio_pipes
+from parlance._transport.event_store import MemoryEventStore
+from parlance._transport.http_guard import HostRule, HttpGuard, parse_host_rule
+from parlance._transport.wire import Unreadable, diagnose
 
 __all__ = ["serve_http", "serve_stdio"]
 
@@ -27,9 +27,9 @@ logger = logging.getLogger(__name__)
 async def serve_stdio(server: Server[Any], *, shutdown_grace_s: float = stdio_pipes.ANSWER_LIMIT_S) -> None:
     """Serve on stdin/stdout until stdin closes or a stop signal. Only JSON-RPC ever reaches stdout.
 
-    Served by the event loop itself (`parlance.stdio_pipes`) wherever asyncio runs on POSIX, and
-    by the SDK's thread-based `stdio_server()` elsewhere (Windows, trio). At the end of input or a
-    stop signal, requests already read have `shutdown_grace_s` to be answered.
+    Served by the event loop itself (`parlance._transport.stdio_pipes`) wherever asyncio runs on
+    POSIX, and by the SDK's thread-based `stdio_server()` elsewhere (Windows, trio). At the end of
+    input or a stop signal, requests already read have `shutdown_grace_s` to be answered.
     """
     on_end = getattr(server, "end_subscriptions", None)
     streams = stdio_pipes.wire_streams(shutdown_grace_s, on_end) if stdio_pipes.usable() else stdio_server()
@@ -144,7 +144,7 @@ def http_security(bind: str, allowed_hosts: list[str], allowed_origins: list[str
 
 
 def _event_store_per_session(server: Server[Any], events: MemoryEventStore) -> None:
-    """Give each HTTP session an event store of its own (see `parlance.event_store`).
+    """Give each HTTP session an event store of its own (see `parlance._transport.event_store`).
 
     The SDK's session manager hands every new session the one store it was given; it reads that
     attribute as it admits a session, synchronously, so setting a fresh view just before is exact.
@@ -172,12 +172,12 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
     On a stop signal uvicorn stops accepting connections, lets the calls in flight finish for up to
     `shutdown_grace_s`, then exits the pack lifespans. Its log lines go through Parlance's handler.
     `stateless` and `json_response` are the SDK's modes of the same names; with `sse_retry_ms`, SSE
-    streams are resumable from memory (`parlance.event_store`).
+    streams are resumable from memory (`parlance._transport.event_store`).
     """
     import uvicorn
     from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
 
-    from parlance.http_server import DrainingServer
+    from parlance._transport.http_server import DrainingServer
 
     hosts, origins = security
     # The guard checks Host and Origin exactly; the SDK's prefix check is switched off behind it.

@@ -87,7 +87,7 @@ def _in_uv_cache(prefix: Path) -> bool:
 def _uvx_requirements() -> list[str]:
     """`--from DIST --with PACK ...`: the distribution that brought the `parlance` command (the one no
     other one requires, e.g. the bundle rather than the host alone) and every pack it does not bring."""
-    from parlance.install import (
+    from parlance._cli.install import (
         canonical,
         command_distributions,
         host_distribution,

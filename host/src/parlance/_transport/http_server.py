@@ -15,7 +15,7 @@ import anyio
 import uvicorn
 from sse_starlette.sse import AppStatus
 
-from parlance.http_guard import HttpGuard
+from parlance._transport.http_guard import HttpGuard
 
 __all__ = ["DrainingServer"]
 

@@ -6,8 +6,8 @@ the bare SDK server (bench/i18n_stdio.py). When stdin and stdout are pipes or so
 whenever a client spawns the server, `wire_streams()` serves them from non-blocking pipes on the
 asyncio loop instead. A terminal, a redirected file or one socket used both ways is read by a
 thread that feeds the same reader and written with plain blocking writes, so every line, however
-it arrives, is read by one parser (`parlance.wire`). Only where asyncio cannot serve at all
-(Windows, trio) does `usable()` say no and the SDK's transport serve.
+it arrives, is read by one parser (`parlance._transport.wire`). Only where asyncio cannot serve at
+all (Windows, trio) does `usable()` say no and the SDK's transport serve.
 
 Like the SDK's transport, it keeps the wire private while it serves: fd 0 reads the null device
 and fd 1 writes to stderr, so a pack or a child process can neither steal requests nor corrupt
@@ -44,7 +44,7 @@ from mcp.types import (
     JSONRPCResponse,
 )
 
-from parlance.wire import Unreadable, parse_line, valid_id
+from parlance._transport.wire import Unreadable, parse_line, valid_id
 
 __all__ = ["ANSWER_LIMIT_S", "MAX_MESSAGE_BYTES", "InFlight", "MessageReader", "MessageWriter", "usable",
            "wire_streams"]

@@ -49,7 +49,7 @@ def pack_names(name: str) -> PackNames:
 def scaffold(name: str, folder: Path | None = None, *, description: str | None = None) -> tuple[Path, list[Path]]:
     """Write the pack's files into `folder` (default ./parlance-NAME); returns the folder and the files."""
     from parlance import HOST_API
-    from parlance.install import host_distribution
+    from parlance._cli.install import host_distribution
 
     names = pack_names(name)
     description = _one_line(description) if description else f"A Parlance pack: {names.pack}."

@@ -4,9 +4,9 @@ The SDK's app serves MCP; this ASGI layer in front of it owns what the SDK leave
 
 - **Host and Origin** are parsed and compared exactly (scheme, name and port): the SDK's own
   check matches prefixes, so `127.0.0.1:evil.com` passed for `127.0.0.1:*`.
-- **Request bodies** are read by `parlance.wire` before the SDK sees them: a body that is not a
-  JSON-RPC message is answered 400 with the JSON-RPC error that names what was wrong, with the
-  request's id when it can be read, and never with the input echoed back (the SDK answered
+- **Request bodies** are read by `parlance._transport.wire` before the SDK sees them: a body that
+  is not a JSON-RPC message is answered 400 with the JSON-RPC error that names what was wrong, with
+  the request's id when it can be read, and never with the input echoed back (the SDK answered
   -32602 with a pydantic dump).
 - **Sessions** are capped (`[host] max_sessions`); at the cap, the least recently used idle
   session is closed (an internal DELETE, as a client would end it) to admit a new one, so
@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 import anyio
 
-from parlance.wire import Unreadable, parse_line, read_id
+from parlance._transport.wire import Unreadable, parse_line, read_id
 
 __all__ = ["HttpGuard", "HostRule", "parse_host_rule"]
 
