@@ -1,7 +1,7 @@
 """The engine behind `handlers`: the tools' and resources' work, loaded on the first call.
 
-Handlers are thin: they fetch the session's `Translator`, call the domain, and turn `I18nError`s
-into `ToolError`s with the same code. Argument problems pydantic finds in `locale` become
+Handlers are thin: they fetch the session's `Translator`, call the domain, and hand its results and
+errors to `tools/wire.py`, which turns them into the tools' models and `ToolError`s with the same code. Argument problems pydantic finds in `locale` become
 INVALID_LOCALE and those in `messages` INVALID_MESSAGES, as the seed specifies (the mappers are in
 `handlers`, which the pack registers; this module never imports it back).
 
@@ -36,6 +36,7 @@ from parlance_i18n.tools.models import (
 )
 from parlance_i18n.model.project import FileProblem
 from parlance_i18n.model.translator import Translator
+from parlance_i18n.tools.wire import domain_errors, invalid_message, locale_report, locale_summary
 
 __all__ = [
     "add_messages",
@@ -57,7 +58,7 @@ PROGRESS_STEP = 1000
 
 async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput | ToolResult[TranslateOutput]:
     translator = session_translator(ctx)
-    with _domain_errors:
+    with domain_errors:
         if not translator.ready(args.locale):  # a project locale's files are read on first use: off the loop
             await anyio.to_thread.run_sync(translator.prepare, args.locale)
         found = translator.translate(args.key, args.locale, args.variables)
@@ -70,7 +71,7 @@ async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput |
 
 
 async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesOutput:
-    with _domain_errors:
+    with domain_errors:
         code = parse_locale(args.locale).code
     if not ctx.session_persists:  # before reading a single message: the call cannot succeed
         raise ToolError(
@@ -83,7 +84,7 @@ async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesO
     translator = session_translator(ctx)
     # One add at a time per session, so what `admit` checked still holds when the bundle is installed.
     async with ctx.session_state.setdefault("adding", anyio.Lock()):
-        with _domain_errors:
+        with domain_errors:
             # Flattening, the limits and compiling are all in proportion to the request: off the event
             # loop, so other sessions are served meanwhile. The limits come first: a bundle that could
             # not be kept is refused before it is compiled.
@@ -103,7 +104,7 @@ async def list_locales(args: NoInput, ctx: ToolContext) -> ListLocalesOutput:
 
 async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
     translator = session_translator(ctx)
-    with _domain_errors:
+    with domain_errors:
         codes = [parse_locale(args.locale).code] if args.locale is not None else None
         if not translator.bundles:
             raise NoBundlesLoaded("no message bundles are loaded, so there is nothing to check")
@@ -113,8 +114,9 @@ async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
         anyio.from_thread.run(ctx.report_progress, done, total, f"checked {code} ({done} of {total})")
 
     reference, reports = await anyio.to_thread.run_sync(check_locales, translator, codes, args.limit, checked)
-    return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference, locales=reports,
-                       catalog_problems=catalog_problems(translator))
+    return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference,
+                       locales=[locale_report(report) for report in reports],
+                       catalog_problems=[invalid_message(problem) for problem in catalog_problems(translator)])
 
 
 # --- resources -----------------------------------------------------------------------------------------
@@ -180,23 +182,5 @@ def _problem_view(problem: FileProblem) -> dict[str, Any]:
 
 
 def _locales_listing(translator: Translator) -> ListLocalesOutput:
-    summaries = summarize_locales(translator)
+    summaries = [locale_summary(summary) for summary in summarize_locales(translator)]
     return ListLocalesOutput(locales=summaries, default_locale=translator.default_locale.code, total=len(summaries))
-
-
-class _DomainErrors:
-    """Turns the pack's domain errors into tool errors with the same code.
-
-    A class rather than `@contextmanager`: it guards `translate`, the pack's hot path, where a
-    generator-based context costs several times more. It keeps no state, so one instance serves.
-    """
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, traceback: object) -> None:
-        if isinstance(exc, I18nError):
-            raise ToolError(exc.code, exc.message, exc.data) from None
-
-
-_domain_errors = _DomainErrors()

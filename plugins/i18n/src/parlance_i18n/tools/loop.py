@@ -28,7 +28,7 @@ from parlance_i18n.locales import LocaleTag, parse_locale
 from parlance_i18n.loop.glossary import Glossary, StyleNotes, Term, load_glossary
 from parlance_i18n.loop.lockfile import SourceLock
 from parlance_i18n.loop.prompting import render_prompt
-from parlance_i18n.loop.status import LocaleStatus, catalog_status, catalog_views
+from parlance_i18n.loop.status import catalog_status, catalog_views
 from parlance_i18n.loop.workitems import WorkItem, work_items
 from parlance_i18n.loop.writes import WritePlan, apply, plan_delete_keys, plan_rename_key, plan_set_messages
 from parlance_i18n.tools.models import (
@@ -50,6 +50,7 @@ from parlance_i18n.tools.models import (
 )
 from parlance_i18n.model.project import Project, ProjectLocale
 from parlance_i18n.settings import I18nSettings
+from parlance_i18n.tools.wire import domain_or_argument_errors, locale_status
 
 __all__ = ["delete_keys", "missing", "rename_key", "set_messages", "status", "translate_missing"]
 
@@ -64,7 +65,7 @@ _SAMPLE_MAX_TOKENS = 8192
 
 async def status(args: StatusInput, ctx: ToolContext) -> StatusOutput:
     project = _project(ctx)
-    with _domain_errors():
+    with domain_or_argument_errors:
         locales = [_locale(project, args.locale)] if args.locale is not None else list(project.locales.values())
     source = _source(project)
     lock = _lock(ctx, project)
@@ -76,10 +77,10 @@ async def status(args: StatusInput, ctx: ToolContext) -> StatusOutput:
                 continue
             _refresh(source, target)
             for found in catalog_status(project, source, target, lock, catalog=args.catalog, limit=args.limit):
-                reports.append(_status_view(found, details=args.details))
+                reports.append(locale_status(found, details=args.details))
         return reports
 
-    with _domain_errors():  # an unknown catalog, a lock file that is not one: sentences, not crashes
+    with domain_or_argument_errors:  # an unknown catalog, a lock file that is not one: sentences, not crashes
         catalogs = await anyio.to_thread.run_sync(build)
     return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs)
 
@@ -108,7 +109,7 @@ class _Page:
 async def _work_page(ctx: ToolContext, locale: str, catalog: str | None, limit: int, cursor: str | None) -> _Page:
     """A page of work items for `locale`, read off the event loop, and the prompt that translates it."""
     project = _project(ctx)
-    with _domain_errors():
+    with domain_or_argument_errors:
         target = _locale(project, locale, create_hint=True)
     source = _source(project)
 
@@ -119,7 +120,7 @@ async def _work_page(ctx: ToolContext, locale: str, catalog: str | None, limit: 
                                         lock=_lock(ctx, project))
         return items, next_cursor, notes
 
-    with _domain_errors():  # a bad glossary file or cursor: a sentence naming it
+    with domain_or_argument_errors:  # a bad glossary file or cursor: a sentence naming it
         items, next_cursor, notes = await anyio.to_thread.run_sync(build)
     prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag) if items else ""
     root = _root(ctx)
@@ -131,7 +132,7 @@ async def _work_page(ctx: ToolContext, locale: str, catalog: str | None, limit: 
 
 async def set_messages(args: SetMessagesInput, ctx: ToolContext) -> WriteOutput:
     project = _project(ctx)
-    with _domain_errors():
+    with domain_or_argument_errors:
         target = _locale(project, args.locale, create_hint=True)
     return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, args.dry_run)
 
@@ -223,7 +224,7 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
                                                        "bytes_after": len(after)})
         return done
 
-    with _domain_errors():
+    with domain_or_argument_errors:
         done = await anyio.to_thread.run_sync(run)
     root = _root(ctx)  # paths as the project's own: relative to parlance.toml's folder
     results = [KeyResult(o.key, o.status, list(o.reasons), _relative(o.file, root)) for o in done.outcomes]
@@ -334,13 +335,6 @@ def _glossary(ctx: ToolContext, tag: LocaleTag) -> tuple[Glossary, StyleNotes]:
     return load_glossary(tag, ctx.language_packs, list(settings.glossaries))
 
 
-def _status_view(found: LocaleStatus, *, details: bool) -> LocaleStatusReport:
-    if details:
-        return found
-    return dataclasses.replace(found, missing_keys=[], untranslated_keys=[], fuzzy_keys=[], stale_keys=[],
-                               invalid_messages=[])
-
-
 def _item_view(item: WorkItem, root: Path) -> WorkItemView:
     return WorkItemView(
         key=item.key, source=item.source, reason=item.reason, placeholders=list(item.placeholders),
@@ -377,15 +371,3 @@ def _parse_answer(text: str, keys: set[str]) -> dict[str, Any] | None:
     return {key: value for key, value in found.items()
             if key in keys and (isinstance(value, str) or (isinstance(value, dict)
                                                            and all(isinstance(v, str) for v in value.values())))}
-
-
-class _domain_errors:  # noqa: N801 - used as a context manager
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, traceback: object) -> None:
-        if isinstance(exc, I18nError):
-            raise ToolError(exc.code, exc.message, exc.data) from None
-        if isinstance(exc, ValueError) and kind is ValueError:  # a stale cursor and the like: a sentence for the caller
-            raise ToolError("INVALID_ARGUMENTS", str(exc)) from None
-
