@@ -16,7 +16,8 @@ operation on a conflict found when planning (the new key exists somewhere, the o
 longer applies, or the disk refuses), the files before it stay written and the outcomes say which
 file was refused, so a rename can be left done in some locales; run it again once that file is fixed.
 
-`apply` writes each changed file with `store.edit_file` (atomic replace, per-file locks). The
+`apply` writes each changed file with `store.edit_file` (atomic replace, per-file locks), after
+checking that every one leads inside its catalog's folder (none is written when one does not). The
 change it applies is the plan's edits, replayed on whatever the file holds when it is written: if
 someone changed the file since it was planned, their change stays and the planned edits are made
 again on top of it; when they no longer apply (the key was deleted meanwhile) that file's messages
@@ -49,8 +50,8 @@ from parlance_i18n.loop.forms import (
 )
 from parlance_i18n.loop.validate import check_candidate, max_lengths
 from parlance_i18n.icu.plurals import plural_rules
-from parlance_i18n.model.project import MAX_FILE_BYTES, CatalogFile, ProjectLocale
-from parlance_i18n.store import ATTEMPTS, ConcurrentChange, edit_file, unified_diff
+from parlance_i18n.model.project import CatalogFile, ProjectLocale
+from parlance_i18n.store import ATTEMPTS, MAX_FILE_BYTES, ConcurrentChange, check_inside, edit_file, unified_diff
 
 __all__ = [
     "GlossaryCheck",
@@ -98,12 +99,12 @@ class _Step(Protocol):
 class WritePlan:
     """Per key what happens, and per file its bytes (before, after) for the files that change.
 
-    `replay` holds the edits themselves, which `apply` makes again on the file as it is then.
+    `replay` holds the edits themselves, which `apply` makes again on the file (as it is then) it edits.
     """
 
     outcomes: list[KeyOutcome]
     files: dict[Path, tuple[bytes, bytes]]
-    replay: dict[Path, tuple[LocaleTag, tuple[_Step, ...]]] = field(default_factory=dict, repr=False, compare=False)
+    replay: dict[Path, tuple[CatalogFile, tuple[_Step, ...]]] = field(default_factory=dict, repr=False, compare=False)
 
     def diff(self, root: Path | None = None) -> str:
         """A unified diff of every file that changes, paths relative to `root` when given."""
@@ -144,14 +145,14 @@ def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Ma
 
     results: dict[str, KeyOutcome] = {}
     files: dict[Path, tuple[bytes, bytes]] = {}
-    replay: dict[Path, tuple[LocaleTag, tuple[_Step, ...]]] = {}
+    replay: dict[Path, tuple[CatalogFile, tuple[_Step, ...]]] = {}
     for path, (file, items) in router.by_file().items():
         outcomes, after, writes = _plan_file(router.reader, file, items)
         results.update(outcomes)
         before = router.reader.data(path)
         if after is not None and before is not None and after != before:
             files[path] = (before, after)
-            replay[path] = (file.tag, (_Edits(file.format, file.tag, tuple(writes)),))
+            replay[path] = (file, (_Edits(file.format, file.tag, tuple(writes)),))
     for key, reasons in router.refused.items():
         chosen = router.chosen.get(key)
         results[key] = KeyOutcome(key, "refused", reasons, str(chosen.path) if chosen else None)
@@ -413,7 +414,7 @@ def plan_rename_key(target_locales: list[ProjectLocale], old: str, new: str, *,
     reader = _Reader()
     reasons: list[str] = []
     edits: dict[Path, list[_Step]] = {}
-    tags: dict[Path, LocaleTag] = {}
+    edited_as: dict[Path, CatalogFile] = {}
     for path, files in _by_path(target_locales, catalog).items():
         for file in files:
             document = reader.document(file)
@@ -431,12 +432,12 @@ def plan_rename_key(target_locales: list[ProjectLocale], old: str, new: str, *,
                 continue
             renames = tuple((part, renamed_key(fmt, part, old, new)) for part in parts)
             edits.setdefault(path, []).append(_Edits(fmt, file.tag, (), renames))
-            tags.setdefault(path, file.tag)
+            edited_as.setdefault(path, file)
     if not edits and not reasons:
         reasons.append(f"no file{_of(catalog)} has {old!r}")
     if reasons:
         return WritePlan([KeyOutcome(old, "refused", list(dict.fromkeys(reasons)))], {})
-    return _plan_steps(reader, old, edits, tags)
+    return _plan_steps(reader, old, edits, edited_as)
 
 
 def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
@@ -446,7 +447,7 @@ def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
     reader = _Reader()
     found: dict[str, list[Path]] = {key: [] for key in keys}
     edits: dict[Path, list[_Step]] = {}
-    tags: dict[Path, LocaleTag] = {}
+    edited_as: dict[Path, CatalogFile] = {}
     unreadable: list[str] = []
     for path, files in _by_path(target_locales, catalog).items():
         if files[0].format.name == "xcstrings":
@@ -456,7 +457,7 @@ def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
                 unreadable.append(f"{path} cannot be read ({reader.errors[path]})")
             if present:
                 edits[path] = [_DropXcstringsEntries(tuple(present))]
-                tags[path] = files[0].tag
+                edited_as[path] = files[0]
                 for key in present:
                     found[key].append(path)
             continue
@@ -474,14 +475,14 @@ def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
                         found[key].append(path)
             if writes:
                 edits.setdefault(path, []).append(_Edits(file.format, file.tag, tuple(writes)))
-                tags.setdefault(path, file.tag)
-    plan = _plan_steps(reader, None, edits, tags, found)
+                edited_as.setdefault(path, file)
+    plan = _plan_steps(reader, None, edits, edited_as, found)
     missing = [KeyOutcome(key, "refused", [f"no file{_of(catalog)} has {key!r}", *unreadable])
                for key, paths in found.items() if not paths]
     return WritePlan(plan.outcomes + missing, plan.files, plan.replay)
 
 
-def _plan_steps(reader: _Reader, key: str | None, edits: dict[Path, list[_Step]], tags: dict[Path, LocaleTag],
+def _plan_steps(reader: _Reader, key: str | None, edits: dict[Path, list[_Step]], edited_as: dict[Path, CatalogFile],
                 found: dict[str, list[Path]] | None = None) -> WritePlan:
     """Run each file's steps on its bytes now; outcomes per (key, file). Refused as a whole when a
     step fails (a format that cannot take the edit), so no file is left half renamed."""
@@ -512,7 +513,7 @@ def _plan_steps(reader: _Reader, key: str | None, edits: dict[Path, list[_Step]]
     for k in keys:
         paths = list(files) if found is None else [p for p in found[k] if p in files]
         outcomes += [KeyOutcome(k, "written", [], str(path)) for path in paths]
-    replay = {path: (tags[path], tuple(edits[path])) for path in files}
+    replay = {path: (edited_as[path], tuple(edits[path])) for path in files}
     return WritePlan(outcomes, files, replay)
 
 
@@ -537,15 +538,19 @@ def apply(plan: WritePlan, *, attempts: int = ATTEMPTS) -> WritePlan:
 
     A file changed since it was planned gets the planned edits again on its current text; when they
     no longer apply, or the file cannot be written, its keys are refused naming why and it is left
-    unchanged. The other files are written all the same.
+    unchanged. The other files are written all the same. When a file leads outside its catalog's
+    folder, `store.UnsafePath` is raised before anything is written.
     """
+    for path in plan.files:
+        check_inside(path, plan.replay[path][0].folder)
     files: dict[Path, tuple[bytes, bytes]] = {}
     failed: dict[str, str] = {}
     unchanged: set[str] = set()
     for path, (before, after) in plan.files.items():
-        tag, steps = plan.replay[path]
+        file, steps = plan.replay[path]
         try:
-            result = edit_file(path, _Replay(steps, before, after), tag, _run, attempts=attempts)
+            result = edit_file(path, _Replay(steps, before, after), file.tag, _run, within=file.folder,
+                               attempts=attempts)
         except ConcurrentChange as exc:
             failed[str(path)] = exc.message
             continue

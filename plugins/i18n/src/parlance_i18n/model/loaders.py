@@ -24,11 +24,11 @@ from parlance_i18n.model.bundles import Bundle, Limits, compile_bundle
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError
 from parlance_i18n.locales import LocaleTag, parse_locale
+from parlance_i18n.store import read_bytes
 
 __all__ = ["BUNDLE_SUFFIXES", "BundleFileError", "load_bundle", "read_bundle_file"]
 
 BUNDLE_SUFFIXES = (".json", ".po")
-MAX_FILE_BYTES = 50 * 1024 * 1024
 
 logger = logging.getLogger(__name__)
 
@@ -72,10 +72,9 @@ def _locale_and_bytes(path: Path) -> tuple[LocaleTag, bytes]:
             f"{path}: the file name must be a locale code such as 'de.json' or 'pt_BR.po'"
         ) from None
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise BundleFileError(f"{path}: {size} bytes is over the {MAX_FILE_BYTES}-byte limit for a bundle file")
-        return tag, path.read_bytes()
+        return tag, read_bytes(path)
+    except CatalogFileError as exc:  # over the size limit every catalog file is read under
+        raise BundleFileError(f"{path}: {exc.message}") from None
     except OSError as exc:
         raise BundleFileError(f"{path}: cannot read the file ({exc.__class__.__name__})") from None
 

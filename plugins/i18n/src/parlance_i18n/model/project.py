@@ -26,13 +26,12 @@ from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, Renderable
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.settings import CatalogSource
+from parlance_i18n.store import read_bytes
 
-__all__ = ["CatalogFile", "FileProblem", "Project", "ProjectLocale", "discover", "facts_of"]
+__all__ = ["CatalogFile", "FileProblem", "Project", "ProjectLocale", "catalog_folder", "discover", "facts_of"]
 
 logger = logging.getLogger(__name__)
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
-"""A catalog file larger than this is reported and not read (the largest real ones are a few MB)."""
 _MAX_MATCHES = 10_000
 _ANDROID_DEFAULT = "values"
 
@@ -45,6 +44,8 @@ class CatalogFile:
     path: Path
     tag: LocaleTag
     format: CatalogFormat
+    folder: Path
+    """The catalog's own folder (`catalog_folder`): the file is written only when it leads inside it."""
     domain: str | None = None
 
 
@@ -63,6 +64,7 @@ def discover(source: CatalogSource, source_tag: LocaleTag) -> tuple[list[Catalog
     """The files `source.path` matches, with the locale each is for; problems for what was skipped
     (a folder that is not a locale is not a problem: `values-night` is simply not a catalog)."""
     pattern = str(source.path)
+    folder = catalog_folder(source.path)
     files: list[CatalogFile] = []
     problems: list[FileProblem] = []
     matched = list(_expand(pattern))
@@ -77,17 +79,17 @@ def discover(source: CatalogSource, source_tag: LocaleTag) -> tuple[list[Catalog
             continue
         if fmt.multi_locale:
             try:
-                tags = fmt.locales(_read_bytes(path))
+                tags = fmt.locales(read_bytes(path))
             except (CatalogFileError, OSError) as exc:
                 problems.append(FileProblem(source.label, path, None, None, _reason(exc)))
                 continue
-            files.extend(CatalogFile(source.label, path, tag, fmt, fields.get("domain")) for tag in tags)
+            files.extend(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain")) for tag in tags)
             continue
         spelled = fields.get("locale")
         # No {locale} (one file, or Android's unqualified res/values): the source locale's file.
         tag = source_tag if spelled is None else fmt.parse_spelling(spelled)
         if tag is not None:
-            files.append(CatalogFile(source.label, path, tag, fmt, fields.get("domain")))
+            files.append(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain")))
     if not files and not problems:
         problems.append(FileProblem(source.label, source.path, None, None,
                                     "no file matches this catalog's path: check the path (relative to parlance.toml) "
@@ -183,7 +185,7 @@ class ProjectLocale(Mapping[str, Renderable]):
         for file, messages in self.load():
             if key in messages:
                 try:
-                    line = file.format.edit(_read_bytes(file.path), file.tag).line_of(key)
+                    line = file.format.edit(read_bytes(file.path), file.tag).line_of(key)
                 except (CatalogFileError, OSError):
                     line = None
                 return file.catalog, file.path, line
@@ -299,7 +301,7 @@ class _LocaleFiles:
         self._seen = {file.path: _stat(file.path) for file in self.files}  # before reading: a change meanwhile shows
         for file in self.files:
             try:
-                messages = file.format.read(_read_bytes(file.path), file.tag)
+                messages = file.format.read(read_bytes(file.path), file.tag)
             except (CatalogFileError, OSError) as exc:
                 problems.append(FileProblem(file.catalog, file.path, None, getattr(exc, "line", None), _reason(exc)))
                 logger.warning("i18n.catalog_file_skipped", extra={"path": str(file.path), "catalog": file.catalog})
@@ -310,6 +312,17 @@ class _LocaleFiles:
 
 
 # --- discovery -----------------------------------------------------------------------------------------
+
+
+def catalog_folder(path: Path) -> Path:
+    """The folders of a catalog path before its first placeholder (the file's folder without one): what
+    the catalog's files are written inside."""
+    parts = []
+    for part in path.parts[:-1]:
+        if "{" in part:
+            break
+        parts.append(part)
+    return Path(*parts) if parts else Path(".")
 
 
 def _expand(pattern: str) -> Iterator[tuple[Path, dict[str, str]]]:
@@ -396,13 +409,6 @@ def _format_of(source: CatalogSource, path: Path) -> CatalogFormat | None:
         except OSError:
             return None
     return formats.detect(path, head)
-
-
-def _read_bytes(path: Path) -> bytes:
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise CatalogFileError(f"the file has {size:,} bytes; catalog files over {MAX_FILE_BYTES:,} bytes are not read")
-    return path.read_bytes()
 
 
 @functools.cache

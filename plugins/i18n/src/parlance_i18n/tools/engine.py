@@ -1,9 +1,10 @@
 """The engine behind `handlers`: the tools' and resources' work, loaded on the first call.
 
 Handlers are thin: they fetch the session's `Translator`, call the domain, and hand its results and
-errors to `tools/wire.py`, which turns them into the tools' models and `ToolError`s with the same code. Argument problems pydantic finds in `locale` become
-INVALID_LOCALE and those in `messages` INVALID_MESSAGES, as the seed specifies (the mappers are in
-`handlers`, which the pack registers; this module never imports it back).
+errors to `tools/wire.py`, which turns them into the tools' models and `ToolError`s with the same
+code. Argument problems pydantic finds in `locale` become INVALID_LOCALE and those in `messages`
+INVALID_MESSAGES, as the seed specifies (the mappers are in `handlers`, which the pack registers;
+this module never imports it back).
 
 `i18n_add_messages` refuses what cannot succeed before it compiles anything: without a session
 (SESSION_STATE_UNAVAILABLE) before reading the messages, and over the per-bundle or per-session

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
@@ -206,8 +205,7 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
         planned: WritePlan = plan()
         if dry_run:
             return planned
-        _refuse_links_out_of_catalogs(project, planned)
-        done = apply(planned)
+        done = apply(planned)  # refuses a file that leads outside its catalog's folder, writing nothing
         for locale in project.locales.values():  # an .xcstrings file is every locale's
             if any(file.path in done.files for file in locale.files):
                 locale.reload()  # every session's next translate sees what was written
@@ -233,32 +231,6 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
         logger.info("i18n.messages_written", extra=counts)
     return WriteOutput(dry_run=dry_run, written=counts["written"], unchanged=counts["unchanged"],
                        refused=counts["refused"], results=results, diff=done.diff(root), notes=notes)
-
-
-def _refuse_links_out_of_catalogs(project: Project, planned: WritePlan) -> None:
-    """Parlance writes only inside each catalog's own folder (the part of its path before any
-    placeholder): a catalog file that is a link to a file elsewhere (a cloned repository can hold
-    one) is refused, and nothing is written."""
-    bases = {source.label: _fixed_prefix(source.path) for source in project.sources}
-    files = {file.path: file for locale in project.locales.values() for file in locale.files}
-    for path in planned.files:
-        file = files.get(path)
-        base = Path(os.path.realpath(bases[file.catalog])) if file is not None else None
-        real = Path(os.path.realpath(path))
-        if base is None or not real.is_relative_to(base):
-            raise ToolError("UNSAFE_PATH", f"{path} leads outside its catalog's folder (to {real}): Parlance writes "
-                                           "only inside it, so nothing was written; replace the link with the file",
-                            {"file": str(path)})
-
-
-def _fixed_prefix(path: Path) -> Path:
-    """The folders of a catalog path before its first placeholder (the file's folder without one)."""
-    parts = []
-    for part in path.parts[:-1]:
-        if "{" in part:
-            break
-        parts.append(part)
-    return Path(*parts) if parts else Path(".")
 
 
 def _record_sources(ctx: ToolContext, project: Project, target: ProjectLocale, done: WritePlan) -> None:
