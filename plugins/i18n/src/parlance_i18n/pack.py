@@ -20,7 +20,8 @@ from parlance_i18n.settings import I18nSettings
 if TYPE_CHECKING:
     from parlance_i18n.model.catalog import Catalog
 
-PARLANCE_HOST_API = "1.0"
+PARLANCE_HOST_API = "1.1"
+"""The host API the pack is written against: 1.1 for the completions of `i18n://bundles/{locale}`."""
 
 
 @hookimpl
