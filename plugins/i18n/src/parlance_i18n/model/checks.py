@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from parlance_i18n.formats import Renderable
 from parlance_i18n.model.bundles import Bundle
 from parlance_i18n.icu.messageformat import PluralUse
-from parlance_i18n.model.project import FileProblem, facts_of
+from parlance_i18n.model.project import FileProblem, ProjectLocale, facts_of
 from parlance_i18n.locales import display_name, likely_script
 from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 from parlance_i18n.model.translator import Translator
@@ -152,7 +153,7 @@ def summarize_locales(translator: Translator) -> list[LocaleSummary]:
 def _report(translator: Translator, code: str, bundle: Bundle | None, reference: Bundle | None,
             expected: dict[str, frozenset[str]], limit: int) -> LocaleReport:
     messages = bundle.messages if bundle else {}
-    skipped = [_invalid(p) for p in getattr(messages, "problems", ())]
+    skipped = [_invalid(p) for p in messages.problems] if isinstance(messages, ProjectLocale) else []
     rules = plural_rules(bundle.tag) if bundle is not None else None
     mismatches: list[ArgumentMismatch] = []
     gaps: list[PluralGap] = []
@@ -185,11 +186,11 @@ def _report(translator: Translator, code: str, bundle: Bundle | None, reference:
     )
 
 
-def _usable(messages: Mapping[str, Any]) -> Iterator[tuple[str, tuple[frozenset[str], tuple[PluralUse, ...]]]]:
+def _usable(messages: Mapping[str, Renderable]) -> Iterator[tuple[str, tuple[frozenset[str], tuple[PluralUse, ...]]]]:
     """(key, (arguments, plural uses)) of every usable message: a format may list a key whose message
     it finds invalid only when compiling it (gettext's python-format), which is reported, not checked.
-    A project locale answers from the texts where it can, so the check keeps nothing compiled."""
-    ask = getattr(messages, "facts", None)
+    Messages read from files answer from the texts where they can, so the check keeps nothing compiled."""
+    ask = messages.facts if isinstance(messages, ProjectLocale) else None
     for key in messages:
         found = ask(key) if ask is not None else facts_of(messages.get(key))
         if found is not None:

@@ -35,7 +35,7 @@ from parlance_i18n.tools.models import (
     TranslateInput,
     TranslateOutput,
 )
-from parlance_i18n.model.project import FileProblem
+from parlance_i18n.model.project import FileProblem, ProjectLocale
 from parlance_i18n.model.translator import Translator
 from parlance_i18n.tools.wire import domain_errors, invalid_message, locale_report, locale_summary
 
@@ -150,7 +150,7 @@ async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
 def _bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
     """Each message as its file writes it: a text, or a plural's forms (by category; gettext: by index)."""
     messages = bundle.messages
-    as_written = getattr(messages, "text", None)
+    as_written = messages.text if isinstance(messages, ProjectLocale) else None
     return {
         "locale": code,
         "message_count": len(messages),
