@@ -221,7 +221,8 @@ class ProjectLocale(Mapping[str, Renderable]):
                 if key in layer:
                     return facts_of(layer.get(key))
                 continue
-            for _, messages in layer.load():
+            read = layer.layers  # asked of every message by a check: no call when the files are read
+            for _, messages in read if read is not None else layer.load():
                 if key in messages:
                     ask = getattr(messages, "facts", None)
                     found = ask(key) if ask is not None else facts_of(messages.get(key))
