@@ -18,7 +18,6 @@ import contextlib
 import gc
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from parlance_i18n.formats import Renderable
 from parlance_i18n.model.bundles import Bundle

@@ -20,7 +20,7 @@ from typing import Any
 import anyio
 from parlance import ToolContext, ToolError, ToolResult
 
-from parlance_i18n.model.bundles import Bundle, BundleBuilder
+from parlance_i18n.model.bundles import BundleBuilder
 from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.model.checks import catalog_problems, check_locales, summarize_locales
 from parlance_i18n.errors import I18nError, NoBundlesLoaded
@@ -35,9 +35,15 @@ from parlance_i18n.tools.models import (
     TranslateInput,
     TranslateOutput,
 )
-from parlance_i18n.model.project import FileProblem, ProjectLocale
 from parlance_i18n.model.translator import Translator
-from parlance_i18n.tools.wire import domain_errors, invalid_message, locale_report, locale_summary
+from parlance_i18n.tools.wire import (
+    bundle_view,
+    domain_errors,
+    invalid_message,
+    locale_report,
+    locale_summary,
+    skipped_message,
+)
 
 __all__ = [
     "add_messages",
@@ -67,7 +73,7 @@ async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput |
     if found.fallback and translator.catalog.project is not None:
         skipped = translator.skipped(args.key, args.locale)  # the route's locales are read: dict lookups
         if skipped:  # the locale's file has the key, but not a usable message: say why it fell back
-            return ToolResult(output, meta={META_KEY: {"skipped": [_problem_view(p) for p in skipped]}})
+            return ToolResult(output, meta={META_KEY: {"skipped": [skipped_message(p) for p in skipped]}})
     return output
 
 
@@ -144,19 +150,7 @@ async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
     bundle = session_translator(ctx).bundles.get(code)
     if bundle is None:
         return None
-    return await anyio.to_thread.run_sync(_bundle_view, code, bundle)  # a project locale reads its files
-
-
-def _bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
-    """Each message as its file writes it: a text, or a plural's forms (by category; gettext: by index)."""
-    messages = bundle.messages
-    as_written = messages.text if isinstance(messages, ProjectLocale) else None
-    return {
-        "locale": code,
-        "message_count": len(messages),
-        "messages": {key: (as_written(key) if as_written else None) or message.source
-                     for key in sorted(messages) if (message := messages.get(key)) is not None},
-    }
+    return await anyio.to_thread.run_sync(bundle_view, code, bundle)  # a project locale reads its files
 
 
 # --- helpers -------------------------------------------------------------------------------------------
@@ -175,11 +169,6 @@ def _admitted(translator: Translator, locale: str, messages: object, merge: bool
     builder = translator.builder(locale, messages)
     translator.admit(builder, merge=merge)
     return builder
-
-
-def _problem_view(problem: FileProblem) -> dict[str, Any]:
-    return {"catalog": problem.catalog, "file": str(problem.path), "line": problem.line, "key": problem.key,
-            "reason": problem.reason}
 
 
 def _locales_listing(translator: Translator) -> ListLocalesOutput:

@@ -24,7 +24,7 @@ from parlance import SamplingFailed, SamplingUnavailable, ToolContext, ToolError
 from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.errors import I18nError
 from parlance_i18n.locales import LocaleTag, parse_locale
-from parlance_i18n.loop.glossary import Glossary, StyleNotes, Term, load_glossary
+from parlance_i18n.loop.glossary import Glossary, StyleNotes, load_glossary
 from parlance_i18n.loop.lockfile import SourceLock
 from parlance_i18n.loop.prompting import render_prompt
 from parlance_i18n.loop.status import catalog_status, catalog_views
@@ -32,9 +32,6 @@ from parlance_i18n.loop.workitems import WorkItem, work_items
 from parlance_i18n.loop.writes import WritePlan, apply, plan_delete_keys, plan_rename_key, plan_set_messages
 from parlance_i18n.tools.models import (
     DeleteKeysInput,
-    Example,
-    GlossaryTerm,
-    KeyResult,
     LocaleStatusReport,
     MissingInput,
     MissingOutput,
@@ -49,7 +46,7 @@ from parlance_i18n.tools.models import (
 )
 from parlance_i18n.model.project import Project, ProjectLocale
 from parlance_i18n.settings import I18nSettings
-from parlance_i18n.tools.wire import domain_or_argument_errors, locale_status
+from parlance_i18n.tools.wire import domain_or_argument_errors, key_result, locale_status, work_item
 
 __all__ = ["delete_keys", "missing", "rename_key", "set_messages", "status", "translate_missing"]
 
@@ -123,7 +120,7 @@ async def _work_page(ctx: ToolContext, locale: str, catalog: str | None, limit: 
         items, next_cursor, notes = await anyio.to_thread.run_sync(build)
     prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag) if items else ""
     root = _root(ctx)
-    return _Page(project, target, items, [_item_view(item, root) for item in items], next_cursor, prompt)
+    return _Page(project, target, items, [work_item(item, root) for item in items], next_cursor, prompt)
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -138,7 +135,7 @@ async def set_messages(args: SetMessagesInput, ctx: ToolContext) -> WriteOutput:
 
 async def _set(ctx: ToolContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
                catalog: str | None, allow_new_keys: bool, dry_run: bool) -> WriteOutput:
-    settings: I18nSettings = ctx.settings or I18nSettings()
+    settings = _settings(ctx)
     limit = settings.max_message_chars
     too_long = sorted(key for key, value in messages.items()
                       if len(key) > limit or any(len(text) > limit for text in _texts(value)))
@@ -225,7 +222,7 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
     with domain_or_argument_errors:
         done = await anyio.to_thread.run_sync(run)
     root = _root(ctx)  # paths as the project's own: relative to parlance.toml's folder
-    results = [KeyResult(o.key, o.status, list(o.reasons), _relative(o.file, root)) for o in done.outcomes]
+    results = [key_result(outcome, root) for outcome in done.outcomes]
     counts = {status: sum(1 for r in results if r.status == status) for status in ("written", "unchanged", "refused")}
     if not dry_run:
         logger.info("i18n.messages_written", extra=counts)
@@ -284,41 +281,25 @@ def _refresh(*locales: ProjectLocale) -> None:
             locale.reload()
 
 
+def _settings(ctx: ToolContext) -> I18nSettings:
+    """The pack's settings (the defaults when parlance.toml has no [packs.i18n])."""
+    return ctx.settings if isinstance(ctx.settings, I18nSettings) else I18nSettings()
+
+
 def _lock(ctx: ToolContext, project: Project) -> SourceLock:
-    settings: I18nSettings = ctx.settings or I18nSettings()
+    settings = _settings(ctx)
     return SourceLock(settings.lock_file)  # the host resolved it beside parlance.toml
 
 
 def _root(ctx: ToolContext) -> Path:
     """The project's folder: where parlance.toml is, which the host resolved the lock file against."""
-    settings: I18nSettings = ctx.settings or I18nSettings()
+    settings = _settings(ctx)
     return settings.lock_file.parent
 
 
-def _relative(file: str | None, root: Path) -> str | None:
-    if file is None:
-        return None
-    path = Path(file)
-    return path.relative_to(root).as_posix() if path.is_relative_to(root) else file
-
-
 def _glossary(ctx: ToolContext, tag: LocaleTag) -> tuple[Glossary, StyleNotes]:
-    settings: I18nSettings = ctx.settings or I18nSettings()
+    settings = _settings(ctx)
     return load_glossary(tag, ctx.language_packs, list(settings.glossaries))
-
-
-def _item_view(item: WorkItem, root: Path) -> WorkItemView:
-    return WorkItemView(
-        key=item.key, source=item.source, reason=item.reason, placeholders=list(item.placeholders),
-        plural_categories=list(item.plural_categories), catalog=item.catalog, file=_relative(item.file, root),
-        comment=item.comment, context=item.context, max_length=item.max_length,
-        glossary=[_term_view(term) for term in item.glossary],
-        examples=[Example(source, translation) for source, translation in item.examples],
-    )
-
-
-def _term_view(term: Term) -> GlossaryTerm:
-    return GlossaryTerm(term.source, term.target)
 
 
 def _work_items_result(page: _Page, why: str) -> ToolResult[TranslateMissingOutput]:

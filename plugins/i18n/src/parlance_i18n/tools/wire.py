@@ -13,20 +13,35 @@ until it is converted here.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, cast
+
 from parlance import ToolError
 
 from parlance_i18n.errors import I18nError
-from parlance_i18n.loop.status import LocaleStatus
-from parlance_i18n.model.checks import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
+from parlance_i18n.model.project import ProjectLocale
 from parlance_i18n.tools import models
 
+if TYPE_CHECKING:  # read, not built: the seed's tools need not load the localization loop's modules
+    from parlance_i18n.loop.status import LocaleStatus
+    from parlance_i18n.loop.workitems import WorkItem
+    from parlance_i18n.loop.writes import KeyOutcome
+    from parlance_i18n.model.bundles import Bundle
+    from parlance_i18n.model.checks import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
+    from parlance_i18n.model.project import FileProblem
+
 __all__ = [
+    "bundle_view",
     "domain_errors",
     "domain_or_argument_errors",
     "invalid_message",
+    "key_result",
     "locale_report",
     "locale_status",
     "locale_summary",
+    "relative",
+    "skipped_message",
+    "work_item",
 ]
 
 
@@ -65,6 +80,50 @@ def locale_status(found: LocaleStatus, *, details: bool) -> models.LocaleStatusR
         stale_keys=found.stale_keys if details else [],
         invalid_messages=[models.SkippedMessage(m.key, m.reason) for m in found.invalid_messages] if details else [],
     )
+
+
+def work_item(item: WorkItem, root: Path) -> models.WorkItemView:
+    """A work item, its file relative to the project's folder."""
+    return models.WorkItemView(
+        key=item.key, source=item.source, reason=cast(Literal["missing", "untranslated", "stale"], item.reason),
+        placeholders=list(item.placeholders), plural_categories=list(item.plural_categories), catalog=item.catalog,
+        file=relative(item.file, root), comment=item.comment, context=item.context, max_length=item.max_length,
+        glossary=[models.GlossaryTerm(term.source, term.target) for term in item.glossary],
+        examples=[models.Example(source, translation) for source, translation in item.examples],
+    )
+
+
+def key_result(outcome: KeyOutcome, root: Path) -> models.KeyResult:
+    """What a write did with one key, its file relative to the project's folder."""
+    return models.KeyResult(outcome.key, outcome.status, list(outcome.reasons), relative(outcome.file, root))
+
+
+def skipped_message(problem: FileProblem) -> dict[str, Any]:
+    """A message skipped in a catalog file, as i18n_translate's `_meta` tells it."""
+    return {"catalog": problem.catalog, "file": str(problem.path), "line": problem.line, "key": problem.key,
+            "reason": problem.reason}
+
+
+def bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
+    """i18n://bundles/{locale}: each message as its file writes it (a text, or a plural's forms by
+    category; gettext: by index), or its source when it is held in memory. Reads a project locale's
+    files: run it off the event loop."""
+    messages = bundle.messages
+    as_written = messages.text if isinstance(messages, ProjectLocale) else None
+    return {
+        "locale": code,
+        "message_count": len(messages),
+        "messages": {key: (as_written(key) if as_written else None) or message.source
+                     for key in sorted(messages) if (message := messages.get(key)) is not None},
+    }
+
+
+def relative(file: str | None, root: Path) -> str | None:
+    """`file` relative to the project's folder `root` (as the project names it), else as it is."""
+    if file is None:
+        return None
+    path = Path(file)
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else file
 
 
 def _argument_mismatch(found: ArgumentMismatch) -> models.ArgumentMismatch:
