@@ -9,6 +9,10 @@ The drawing, by package (the host at the bottom, every pack above it):
 
     uv run python -m tests.host.test_import_graph          # text
     uv run python -m tests.host.test_import_graph --dot    # Graphviz: ... --dot | dot -Tsvg > imports.svg
+
+and inside one package, by its layers (`LAYERS`: each layer imports only from the layers below it):
+
+    uv run python -m tests.host.test_import_graph --package parlance_i18n [--dot]
 """
 
 from __future__ import annotations
@@ -213,13 +217,117 @@ def draw_dot(graph: dict[str, set[str]]) -> str:
     return "\n".join(lines)
 
 
+# --- inside a package: its layers -------------------------------------------------------------------------
+
+LAYERS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
+    "parlance": [
+        ("foundation", ("parlance.errors", "parlance.content", "parlance.types", "parlance.schemas",
+                        "parlance.logs", "parlance.installed", "parlance.config")),
+        ("pack API", ("parlance", "parlance.context", "parlance.hookspecs", "parlance.language_packs",
+                      "parlance.registry", "parlance.pack_settings")),
+        ("host", ("parlance.packs", "parlance.host")),
+        ("MCP server", ("parlance.server", "parlance.request_backend", "parlance.notifications",
+                        "parlance.questions")),
+        ("transports", ("parlance._transport",)),
+        ("testing kit", ("parlance.testing",)),
+        ("CLI", ("parlance._cli", "parlance.cli", "parlance.__main__")),
+    ],
+    "parlance_i18n": [
+        ("foundation", ("parlance_i18n", "parlance_i18n.errors", "parlance_i18n.locales")),
+        ("icu engine", ("parlance_i18n.icu",)),
+        ("formats", ("parlance_i18n.formats",)),
+        ("settings", ("parlance_i18n.settings",)),
+        ("store", ("parlance_i18n.store",)),
+        ("model", ("parlance_i18n.model",)),
+        ("loop", ("parlance_i18n.loop",)),
+        ("MCP surface", ("parlance_i18n.tools", "parlance_i18n.demo", "parlance_i18n.pack")),
+    ],
+}
+"""Each package's layers, bottom first, as module-name prefixes (the longest prefix decides; the package's
+own name stands for its `__init__` only): a module may import its own layer and the layers below, never
+one above."""
+
+
+def layer_of(module: str, layers: list[tuple[str, tuple[str, ...]]]) -> int | None:
+    """The index of the layer `module` belongs to (its longest matching prefix), or None."""
+    best: tuple[int, int] | None = None
+    for index, (_, prefixes) in enumerate(layers):
+        for prefix in prefixes:
+            # The package itself (a prefix with no dot) is its `__init__` alone, not everything under it.
+            if module == prefix or ("." in prefix and module.startswith(prefix + ".")):
+                if best is None or len(prefix) > best[1]:
+                    best = (index, len(prefix))
+    return best[0] if best else None
+
+
+def layer_violations(graph: dict[str, set[str]], package: str) -> list[str]:
+    """Every import in `package` that reaches a layer above its own, or a module in no layer."""
+    layers = LAYERS[package]
+    found: list[str] = []
+    for module in sorted(m for m in graph if m.partition(".")[0] == package):
+        own = layer_of(module, layers)
+        if own is None:
+            found.append(f"{module} is in no layer of {package}: add it to LAYERS")
+            continue
+        for target in sorted(t for t in graph[module] if t.partition(".")[0] == package):
+            theirs = layer_of(target, layers)
+            if theirs is not None and theirs > own:
+                found.append(f"{module} ({layers[own][0]}) imports {target} ({layers[theirs][0]})")
+    return found
+
+
+def layer_graph(graph: dict[str, set[str]], package: str) -> dict[str, set[str]]:
+    """`package`'s modules folded into their layers: which layer imports which."""
+    layers = LAYERS[package]
+    folded: dict[str, set[str]] = {name: set() for name, _ in layers}
+    for module, targets in graph.items():
+        own = layer_of(module, layers) if module.partition(".")[0] == package else None
+        if own is None:
+            continue
+        for target in targets:
+            theirs = layer_of(target, layers) if target.partition(".")[0] == package else None
+            if theirs is not None and theirs != own:
+                folded[layers[own][0]].add(layers[theirs][0])
+    return folded
+
+
+def draw_layers_text(graph: dict[str, set[str]], package: str) -> str:
+    layers, folded = LAYERS[package], layer_graph(graph, package)
+    lines = [f"{package}'s layers, top first (an arrow is 'imports'; a layer imports only those below it).", ""]
+    for index in reversed(range(len(layers))):
+        name, prefixes = layers[index]
+        members = sorted(m for m in graph if layer_of(m, layers) == index and m.partition(".")[0] == package)
+        lines.append(f"  {name:<12} {', '.join(prefixes)}  ({len(members)} modules)")
+        lines.append(f"  {'':<12}   -> {', '.join(n for n, _ in layers if n in folded[name]) or '(nothing of the package)'}")
+    violations = layer_violations(graph, package)
+    lines.append("")
+    lines.append("Imports against the layers: " + ("; ".join(violations) if violations else "none."))
+    return "\n".join(lines)
+
+
+def draw_layers_dot(graph: dict[str, set[str]], package: str) -> str:
+    layers, folded = LAYERS[package], layer_graph(graph, package)
+    lines = [f"digraph {package}_layers {{", "  rankdir=TB;", '  node [shape=box, fontname="Helvetica"];']
+    for name, prefixes in layers:
+        short = ", ".join(p.removeprefix(package + ".") or package for p in prefixes)
+        lines.append(f'  "{name}" [label="{name}\\n{short}"];')
+    for name, _ in layers:
+        lines += [f'  "{name}" -> "{target}";' for target in sorted(folded[name])]
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.host.test_import_graph",
                                      description="Draw the import graph by package; exit 1 on a cycle or a pack "
                                                  "that does not stand on the host.")
     parser.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")
+    parser.add_argument("--package", choices=sorted(LAYERS), help="draw this package's layers instead")
     args = parser.parse_args(argv)
     graph = import_graph()
+    if args.package:
+        print(draw_layers_dot(graph, args.package) if args.dot else draw_layers_text(graph, args.package))
+        return 1 if layer_violations(graph, args.package) else 0
     print(draw_dot(graph) if args.dot else draw_text(graph))
     by_package = package_graph(graph)
     return 1 if find_cycle(graph) or find_cycle(by_package) or packs_not_above_the_host(by_package, packages()) else 0
@@ -283,6 +391,31 @@ def test_the_drawing_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text, dot = capsys.readouterr().out.split("digraph", 1)
     assert "The host is below every pack: yes" in text and "Import cycles among packages: none." in text
     assert '"parlance_i18n" -> "parlance";' in dot and "rank=same" in dot
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_each_package_keeps_its_layers(package: str) -> None:
+    assert layer_violations(import_graph(), package) == []
+
+
+def test_the_layer_rules() -> None:
+    LAYERS["p"] = [("low", ("p", "p.a")), ("high", ("p.b",))]
+    try:
+        assert layer_of("p.a.x", LAYERS["p"]) == 0 and layer_of("p.b", LAYERS["p"]) == 1
+        assert layer_violations({"p.a": {"p.b"}, "p.b": {"p.a"}, "p.c.d": set()}, "p") == [
+            "p.a (low) imports p.b (high)", "p.c.d is in no layer of p: add it to LAYERS"]
+        assert layer_graph({"p.a": {"p.b"}, "p.b": {"p.a"}}, "p") == {"low": {"high"}, "high": {"low"}}
+    finally:
+        del LAYERS["p"]
+
+
+def test_the_layer_drawing_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    for package in LAYERS:
+        status = 1 if layer_violations(import_graph(), package) else 0
+        assert main(["--package", package]) == status
+        assert main(["--package", package, "--dot"]) == status
+        text, dot = capsys.readouterr().out.split("digraph", 1)
+        assert "layers, top first" in text and '"' + LAYERS[package][-1][0] + '" ->' in dot
 
 
 if __name__ == "__main__":

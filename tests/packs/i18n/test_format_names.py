@@ -22,10 +22,7 @@ NAMES = frozenset(formats.FORMAT_NAMES) | frozenset(formats.ALIASES)
 OTHER_MEANINGS = {"mode": "pydantic's model_dump(mode=\"json\") names a serialisation mode, not a format"}
 """Keyword arguments whose value is a word a format is also called by."""
 
-EXCEPTIONS = {
-    ("model/loaders.py", "po"): "a bundle_dirs `<locale>.po` file is gettext by its suffix; the model's loader "
-                                "(another change's area) could ask formats.detect(path) instead",
-}
+EXCEPTIONS: dict[tuple[str, str], str] = {}
 """(module, name) -> why it may name a format."""
 
 

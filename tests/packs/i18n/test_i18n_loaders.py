@@ -1,4 +1,5 @@
-"""Startup loading: JSON (flat and nested) and PO files from bundle_dirs; bad files are skipped."""
+"""Startup loading: JSON (flat and nested) and PO files from bundle_dirs, read as a project's catalog files
+are; bad files are skipped."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from parlance_i18n.model.bundles import Limits, compile_bundle
 from parlance_i18n.model.catalog import Catalog
+from parlance_i18n.model.checks import check_locales
+from parlance_i18n.model.project import ProjectLocale
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.settings import I18nSettings
 from parlance_i18n.model.translator import Translator
@@ -132,3 +136,50 @@ def test_load_bundle_files_takes_the_files_it_is_given_in_order(tmp_path: Path) 
     assert [code for _, code, _ in report.loaded] == ["de", "de"] and len(report.skipped) == 1
     t = Translator(catalog)
     assert (t.translate("x", "de").translation, t.translate("only_a", "de").translation) == ("b", "A")
+
+
+def test_bundle_files_are_read_only_catalogs_read_as_a_projects_files(tmp_path: Path) -> None:
+    """One read path: a bundle file's messages are a `ProjectLocale` over the file, read by its format,
+    and what its reading skips is a problem of the file, which i18n_check lists with the line."""
+    (tmp_path / "ru.po").write_text(RU_PO, encoding="utf-8")
+    (tmp_path / "en.json").write_text(json.dumps({"greeting": "Hello, {name}!", "files": "{count} files"}))
+    catalog = Catalog(parse_locale("en"))
+    catalog.load_bundle_dir(tmp_path)
+    russian = catalog.bundles["ru"].messages
+    assert isinstance(russian, ProjectLocale) and [f.path.name for f in russian.files] == ["ru.po"]
+    reference, reports = check_locales(Translator(catalog))
+    ru = next(report for report in reports if report.code == "ru")
+    assert [(Path(p.file).name, p.line, p.key) for p in ru.invalid_messages] == [("ru.po", 39, "broken")]
+    assert ru.invalid_messages[0].catalog == str(tmp_path)
+    (tmp_path / "ru.po").write_text('msgid "after"\nmsgstr "changed"\n', encoding="utf-8")
+    russian.reload()  # read at startup, once: the server serves what it read
+    assert Translator(catalog).translate("after", "ru").translation == "после"
+
+
+def test_a_json_bundle_file_is_used_whole_or_not_at_all(tmp_path: Path) -> None:
+    (tmp_path / "de.json").write_text('{"twice": "first", "twice": "last", "ok": "Gut"}')  # JSON.parse keeps the last
+    (tmp_path / "fr.json").write_text(json.dumps({"ok": "Bien", "long": "x" * 40}))
+    (tmp_path / "it.json").write_text(json.dumps({f"k{i}": "v" for i in range(6)}))
+    (tmp_path / "ja.json").write_text(json.dumps({"ok": "良い", "bad": "{oops"}))
+    catalog = Catalog(parse_locale("en"), limits=Limits(max_message_chars=32, max_messages=5))
+    report = catalog.load_bundle_dir(tmp_path)
+    assert [(p.name, code, n) for p, code, n in report.loaded] == [("de.json", "de", 2)]
+    reasons = {p.name: reason for p, reason in report.skipped}
+    assert "'long': the message has 40 characters; the limit is 32 (setting max_message_chars)" in reasons["fr.json"]
+    assert "has 6 messages; the limit is 5 (setting [packs.i18n] max_messages)" in reasons["it.json"]
+    assert "'bad': not a valid ICU message" in reasons["ja.json"] and reasons["ja.json"].startswith(str(tmp_path))
+    assert Translator(catalog).translate("twice", "de").translation == "last"
+
+
+def test_files_and_bundles_added_in_memory_layer_in_load_order(tmp_path: Path) -> None:
+    (tmp_path / "de.json").write_text(json.dumps({"a": "file", "b": "file", "c": "file"}))
+    catalog = Catalog(parse_locale("en"))
+    catalog.add_bundle(compile_bundle(parse_locale("de"), {"a": "memory 1", "b": "memory 1", "m": "memory 1"}))
+    catalog.load_bundle_files([tmp_path / "de.json"])
+    catalog.add_bundle(compile_bundle(parse_locale("de"), {"a": "memory 2"}))
+    t = Translator(catalog)
+    assert [t.translate(key, "de").translation for key in "abcm"] == ["memory 2", "file", "file", "memory 1"]
+    assert len(catalog.bundles["de"].messages) == 4
+    merged = t.add_messages("de", {"b": "session"}, merge=True)  # a session's bundle goes over all of it
+    assert [t.translate(key, "de").translation for key in "abcm"] == ["memory 2", "session", "file", "memory 1"]
+    assert merged.size == catalog.bundles["de"].size + len("session") - len("file")  # the budget counts what it holds

@@ -165,7 +165,7 @@ def test_a_catalog_is_read_in_one_format_even_where_a_file_shows_no_trait_of_it(
 
 def test_check_and_the_bundle_resource_skip_a_message_found_invalid_only_when_compiled() -> None:
     """gettext reports a bad python-format translation when it is compiled: listed, but not served."""
-    from parlance_i18n.tools.engine import _bundle_view
+    from parlance_i18n.tools.wire import bundle_view
 
     backend = {"path": str(Path(__file__).parent / "loop/status_projects/shop/backend/{locale}/LC_MESSAGES/django.po"),
                "name": "backend"}
@@ -173,5 +173,5 @@ def test_check_and_the_bundle_resource_skip_a_message_found_invalid_only_when_co
     reference, [report] = check_locales(translator)
     assert reference == "de" and report.code == "de"
     assert [m.key for m in report.invalid_messages] == ["Discount of %(amount)s"]
-    view = _bundle_view("de", translator.bundles["de"])
+    view = bundle_view("de", translator.bundles["de"])
     assert "Discount of %(amount)s" not in view["messages"] and view["messages"]

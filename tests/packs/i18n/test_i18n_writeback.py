@@ -1,5 +1,6 @@
-"""Writing catalog files back: atomic, permission bits and links kept, and no change lost when
-others write the same file meanwhile (threads, other processes, an editor that takes no lock)."""
+"""Writing catalog files back: atomic, permission bits and links kept, never outside the file's folder, no
+change lost when others write the same file meanwhile (threads, other processes, an editor that takes no
+lock); and the one size limit every catalog file is read under."""
 
 from __future__ import annotations
 
@@ -15,7 +16,16 @@ import pytest
 from parlance_i18n import formats
 from parlance_i18n.formats import Document
 from parlance_i18n.locales import parse_locale
-from parlance_i18n.store import ConcurrentChange, edit_file, unified_diff
+from parlance_i18n.formats import CatalogFileError
+from parlance_i18n.store import (
+    MAX_FILE_BYTES,
+    ConcurrentChange,
+    UnsafePath,
+    edit_file,
+    read_bytes,
+    unified_diff,
+    update_file,
+)
 
 DE = parse_locale("de")
 ORIGINAL = '{\n  "cart.empty": "Dein Warenkorb ist leer",\n  "cart.total": "Summe: {total}"\n}\n'
@@ -43,7 +53,7 @@ def _leftovers(folder: Path) -> list[str]:
 
 def test_one_message_is_replaced_atomically_and_the_diff_names_only_it(catalog: Path) -> None:
     os.chmod(catalog, 0o640)
-    result = edit_file(catalog, formats.get("icu-json"), DE, _setter("cart.empty", "Leer"))
+    result = edit_file(catalog, formats.get("icu-json"), DE, _setter("cart.empty", "Leer"), within=catalog.parent)
     assert result.changed and result.attempts == 1
     assert catalog.read_text(encoding="utf-8") == ORIGINAL.replace("Dein Warenkorb ist leer", "Leer")
     assert os.stat(catalog).st_mode & 0o777 == 0o640
@@ -55,15 +65,54 @@ def test_one_message_is_replaced_atomically_and_the_diff_names_only_it(catalog: 
 
 def test_an_unchanged_edit_writes_nothing(catalog: Path) -> None:
     before = os.stat(catalog).st_mtime_ns
-    result = edit_file(catalog, formats.get("icu-json"), DE, _setter("cart.empty", "Dein Warenkorb ist leer"))
+    result = edit_file(catalog, formats.get("icu-json"), DE, _setter("cart.empty", "Dein Warenkorb ist leer"),
+                       within=catalog.parent)
     assert not result.changed and os.stat(catalog).st_mtime_ns == before
 
 
 def test_a_link_is_followed_and_kept(catalog: Path, tmp_path: Path) -> None:
     link = tmp_path / "link.json"
     link.symlink_to(catalog)
-    edit_file(link, formats.get("icu-json"), DE, _setter("cart.empty", "Leer"))
+    edit_file(link, formats.get("icu-json"), DE, _setter("cart.empty", "Leer"), within=tmp_path)
     assert link.is_symlink() and '"Leer"' in catalog.read_text(encoding="utf-8")
+
+
+def test_a_link_leading_outside_the_folder_is_refused_and_nothing_is_written(catalog: Path, tmp_path: Path) -> None:
+    inside = tmp_path / "locales"
+    inside.mkdir()
+    link = inside / "de.json"
+    link.symlink_to(catalog)  # the catalog's folder is `locales`; the file it leads to is not in it
+    with pytest.raises(UnsafePath) as caught:
+        edit_file(link, formats.get("icu-json"), DE, _setter("cart.empty", "Leer"), within=inside)
+    assert caught.value.code == "UNSAFE_PATH" and caught.value.data == {"file": str(link)}
+    assert caught.value.message.startswith(f"{link} leads outside its catalog's folder (to {catalog}):")
+    assert catalog.read_text(encoding="utf-8") == ORIGINAL and _leftovers(catalog.parent) == []
+    with pytest.raises(UnsafePath, match="leads outside its folder"):  # every writer checks: update_file too
+        update_file(link, lambda before, attempt: b"{}", within=inside, place="its folder")
+    assert catalog.read_text(encoding="utf-8") == ORIGINAL
+
+
+def test_the_lock_file_writer_goes_through_the_same_check(tmp_path: Path) -> None:
+    from parlance_i18n.loop.lockfile import SourceLock
+
+    elsewhere = tmp_path / "elsewhere.lock"
+    elsewhere.write_text("", encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "parlance-i18n.lock").symlink_to(elsewhere)
+    with pytest.raises(UnsafePath, match="parlance-i18n.lock leads outside its folder"):
+        SourceLock(project / "parlance-i18n.lock").record("web", "de", {"a": "Ant"})
+    assert elsewhere.read_text(encoding="utf-8") == ""
+
+
+def test_one_size_limit_for_every_catalog_file(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    with big.open("wb") as stream:
+        stream.truncate(MAX_FILE_BYTES + 1)  # sparse: no 64 MiB written
+    with pytest.raises(CatalogFileError, match="catalog files over 67,108,864 bytes are not read"):
+        read_bytes(big)
+    big.write_bytes(b"{}")
+    assert read_bytes(big) == b"{}"
 
 
 def test_a_failing_change_leaves_the_file_and_no_temporary(catalog: Path) -> None:
@@ -71,7 +120,7 @@ def test_a_failing_change_leaves_the_file_and_no_temporary(catalog: Path) -> Non
         document.set("cart.empty", "Leer")
         raise ValueError("refused")
     with pytest.raises(ValueError):
-        edit_file(catalog, formats.get("icu-json"), DE, change)
+        edit_file(catalog, formats.get("icu-json"), DE, change, within=catalog.parent)
     assert catalog.read_text(encoding="utf-8") == ORIGINAL and _leftovers(catalog.parent) == []
 
 
@@ -85,7 +134,7 @@ def test_an_editor_saving_meanwhile_is_not_lost(catalog: Path) -> None:
             catalog.write_text(ORIGINAL.replace("Summe", "Gesamt"), encoding="utf-8")
         document.set("cart.empty", "Leer")
 
-    result = edit_file(catalog, formats.get("icu-json"), DE, change)
+    result = edit_file(catalog, formats.get("icu-json"), DE, change, within=catalog.parent)
     assert result.attempts == 2
     text = catalog.read_text(encoding="utf-8")
     assert '"Leer"' in text and "Gesamt: {total}" in text
@@ -102,7 +151,7 @@ def test_an_edit_that_no_longer_applies_is_refused_and_writes_nothing(catalog: P
         document.set("cart.empty", "Leer")
 
     with pytest.raises(ConcurrentChange) as caught:
-        edit_file(catalog, formats.get("icu-json"), DE, change)
+        edit_file(catalog, formats.get("icu-json"), DE, change, within=catalog.parent)
     assert "nothing was written" in caught.value.message
     assert catalog.read_text(encoding="utf-8") == theirs
 
@@ -114,7 +163,7 @@ def test_threads_writing_different_keys_lose_nothing(catalog: Path) -> None:
     def writer(n: int) -> None:
         try:
             for i in range(15):
-                edit_file(catalog, fmt, DE, _setter(f"thread{n}.key{i}", f"value {n} {i}"))
+                edit_file(catalog, fmt, DE, _setter(f"thread{n}.key{i}", f"value {n} {i}"), within=catalog.parent)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
@@ -142,7 +191,8 @@ def test_processes_writing_different_keys_lose_nothing(catalog: Path) -> None:
         "        document.add(key, value) if document.get(key) is None else document.set(key, value)\n"
         "    return change\n"
         "for i in range(25):\n"
-        "    edit_file(Path(sys.argv[1]), formats.get('icu-json'), parse_locale('de'), setter(f'p{n}.k{i}', f'v{i}'))\n"
+        "    edit_file(Path(sys.argv[1]), formats.get('icu-json'), parse_locale('de'), setter(f'p{n}.k{i}', f'v{i}'),\n"
+        "              within=Path(sys.argv[1]).parent)\n"
     )
     processes = [subprocess.Popen([sys.executable, "-c", script, str(catalog), str(n)]) for n in range(3)]
     assert [p.wait(timeout=120) for p in processes] == [0, 0, 0]

@@ -15,11 +15,11 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from parlance_i18n.model.catalog import Catalog, LoadReport
     from parlance_i18n.errors import I18nError, InvalidLocale, InvalidMessages, NoBundlesLoaded, SessionBudgetExceeded
     from parlance_i18n.locales import LocaleTag, parse_locale
-    from parlance_i18n.settings import I18nSettings
+    from parlance_i18n.model.catalog import Catalog, LoadReport
     from parlance_i18n.model.translator import Translation, Translator
+    from parlance_i18n.settings import I18nSettings
 
 # Resolved on first access (PEP 562): importing the pack's entry point to register its tools must not
 # load the catalog engine and CLDR data, which `parlance serve` would otherwise pay before answering.

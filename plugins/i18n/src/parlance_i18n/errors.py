@@ -1,4 +1,4 @@
-"""The i18n pack's exception tree. Domain code raises these; `tools/engine.py` turns them into `ToolError`s.
+"""The i18n pack's exception tree. Domain code raises these; `tools/wire.py` turns them into `ToolError`s.
 
     I18nError                  anything this pack reports on purpose (`code` is the tool error code)
     ├── InvalidLocale          INVALID_LOCALE: a locale code that is not a well-formed BCP 47 tag

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 from parlance import LanguagePacks, RegisterDemo, RegisterResource, RegisterTool, hookimpl
 
 from parlance_i18n import demo
-from parlance_i18n.tools import handlers
 from parlance_i18n.settings import I18nSettings
+from parlance_i18n.tools import handlers
 
 if TYPE_CHECKING:
     from parlance_i18n.model.catalog import Catalog
 
-PARLANCE_HOST_API = "1.0"
+PARLANCE_HOST_API = "1.1"
+"""The host API the pack is written against: 1.1 for the completions of `i18n://bundles/{locale}`."""
 
 
 @hookimpl

@@ -37,8 +37,8 @@ in 200,000 messages, about 100 MB with what they compile to in the worst shapes 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -47,13 +47,28 @@ from parlance_i18n.errors import InvalidLocale
 from parlance_i18n.formats import FORMAT_NAMES
 from parlance_i18n.locales import LocaleTag, parse_locale
 
-if TYPE_CHECKING:
-    from parlance_i18n.model.bundles import Limits
-
-__all__ = ["CatalogSource", "I18nSettings"]
+__all__ = ["DEFAULT_LIMITS", "CatalogSource", "I18nSettings", "Limits"]
 
 _PLACEHOLDER = re.compile(r"\{(\w*)\}")
 _PLACEHOLDERS = ("locale", "domain")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Size limits that keep one client from exhausting the server (all configurable in settings).
+
+    The `session_` ones are one budget for everything a session adds (see `Translator.admit`).
+    """
+
+    max_message_chars: int = 10_000
+    max_messages: int = 100_000
+    max_output_chars: int = 10_000
+    session_max_messages: int = 200_000
+    session_max_bytes: int = 32 * 1024 * 1024
+    session_max_locales: int = 100
+
+
+DEFAULT_LIMITS = Limits()
 
 
 class CatalogSource(BaseModel):
@@ -184,8 +199,6 @@ class I18nSettings(BaseModel):
 
     @property
     def limits(self) -> Limits:
-        from parlance_i18n.model.bundles import Limits  # the ICU engine loads on first use, not at registration
-
         return Limits(self.max_message_chars, self.max_messages, self.max_output_chars,
                       self.session_max_messages, self.session_max_bytes, self.session_max_locales)
 

@@ -1,14 +1,27 @@
-"""Writing a catalog file back: atomically, and never losing a change someone else made meanwhile.
+"""The catalog files on disk: read within one size limit, and written back atomically, only inside the
+folder they belong to, never losing a change someone else made meanwhile.
 
-`edit_file(path, fmt, tag, change)` reads the file, applies `change` to its `Document` (which
-splices only what changes), and replaces the file with the result:
+`read_bytes(path)` is how the catalog model reads a file (a project's, a bundle file); over
+`MAX_FILE_BYTES`, the one limit every catalog file is read under (planning a write too), it is not
+read at all.
 
+`edit_file(path, fmt, tag, change, within=folder)` reads the file, applies `change` to its
+`Document` (which splices only what changes), and replaces the file with the result;
+`update_file(path, change, within=folder)` does the same with a function of the bytes (the lock
+file's writer). They are the only way this pack writes a file, and both take the folder the file
+must stay in:
+
+- **Inside its folder.** A file is written only when its real path (links followed) is inside the
+  real path of `within`, its catalog's own folder: a catalog file that is a link to a file
+  elsewhere (a cloned repository can hold one) is refused with UNSAFE_PATH and nothing is written.
+  `check_inside` is the same check, for a caller that checks every file before writing any.
 - **Atomic.** The new bytes go to a temporary file in the same folder, which is flushed and
   fsynced, then renamed over the original (and the folder fsynced): a reader sees the old file or
   the new one, never half of one; a crash leaves the old file. The file's permission bits are kept,
   and its owner where the process may set it (a server running as root leaves a user's file the
-  user's). A symbolic link is followed (its target is replaced, the link stays); a hard link is not
-  (the path gets a new file, as every editor that saves atomically does).
+  user's). A symbolic link that stays inside the folder is followed (its target is replaced, the
+  link stays); a hard link is not (the path gets a new file, as every editor that saves atomically
+  does).
 - **No lost updates.** Writers in this process take a lock per file, and writers in any process an
   advisory lock on the folder (POSIX `flock`), so two Parlance sessions take turns. An editor that
   takes no lock is caught by the content hash: just before the rename the file is read again, and if
@@ -31,12 +44,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from parlance_i18n.errors import I18nError
-from parlance_i18n.formats import CatalogFormat, Document
+from parlance_i18n.formats import CatalogFileError, CatalogFormat, Document
 from parlance_i18n.locales import LocaleTag
 
-__all__ = ["ATTEMPTS", "ConcurrentChange", "WriteResult", "edit_file", "unified_diff", "update_file"]
+__all__ = ["ATTEMPTS", "MAX_FILE_BYTES", "ConcurrentChange", "UnsafePath", "WriteResult", "check_inside",
+           "edit_file", "read_bytes", "unified_diff", "update_file"]
 
 ATTEMPTS = 5
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""A catalog file larger than this is reported and not read: the largest real ones are a few MB, and one of
+a million messages about 60 MB."""
 _path_locks: dict[str, threading.Lock] = {}
 _path_locks_guard = threading.Lock()
 
@@ -45,6 +62,31 @@ class ConcurrentChange(I18nError):
     """The file changed while it was being edited and the edit could not be applied again."""
 
     code = "CONCURRENT_CHANGE"
+
+
+class UnsafePath(I18nError):
+    """A file to write whose real path leads outside the folder it must be written in."""
+
+    code = "UNSAFE_PATH"
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes; CatalogFileError (naming the limit) when it is over `MAX_FILE_BYTES`, OSError
+    when it cannot be read."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise CatalogFileError(f"the file has {size:,} bytes; catalog files over {MAX_FILE_BYTES:,} bytes are not read")
+    return path.read_bytes()
+
+
+def check_inside(path: Path, within: Path, *, place: str = "its catalog's folder") -> Path:
+    """The real path of `path` (links followed), after checking that it is inside the real path of
+    `within`; UnsafePath (naming `place`, where it leads and the fix) when it is not."""
+    real = Path(os.path.realpath(path))
+    if not real.is_relative_to(Path(os.path.realpath(within))):
+        raise UnsafePath(f"{path} leads outside {place} (to {real}): Parlance writes only inside it, so nothing was "
+                         "written; replace the link with the file", {"file": str(path)})
+    return real
 
 
 @dataclass(frozen=True)
@@ -60,9 +102,10 @@ class WriteResult:
         return unified_diff(self.before, self.after, label or str(self.path))
 
 
-def edit_file(path: Path, fmt: CatalogFormat, tag: LocaleTag, change: Callable[[Document], None], *,
+def edit_file(path: Path, fmt: CatalogFormat, tag: LocaleTag, change: Callable[[Document], None], *, within: Path,
               attempts: int = ATTEMPTS) -> WriteResult:
     """Apply `change` to the file's document and write the result; see the module docstring.
+    `within` is the catalog's folder (UnsafePath when the file leads outside it).
 
     `change` may raise (KeyError, ValueError, ...): nothing is written and the exception propagates
     (as ConcurrentChange when it raises only on a second attempt, because of the other change).
@@ -84,13 +127,15 @@ def edit_file(path: Path, fmt: CatalogFormat, tag: LocaleTag, change: Callable[[
             ) from None
         return document.to_bytes()
 
-    return update_file(path, edited, attempts=attempts)
+    return update_file(path, edited, within=within, attempts=attempts)
 
 
-def update_file(path: Path, change: Callable[[bytes | None, int], bytes], *, attempts: int = ATTEMPTS) -> WriteResult:
+def update_file(path: Path, change: Callable[[bytes | None, int], bytes], *, within: Path,
+                place: str = "its catalog's folder", attempts: int = ATTEMPTS) -> WriteResult:
     """Replace the file with `change(current bytes or None when it does not exist, attempt number)`,
-    atomically and under the locks, calling `change` again on what another writer saved meanwhile."""
-    target = Path(os.path.realpath(path))
+    atomically and under the locks, calling `change` again on what another writer saved meanwhile.
+    UnsafePath, naming `place`, when the file leads outside `within`."""
+    target = check_inside(path, within, place=place)
     with _locked(target):
         for attempt in range(1, attempts + 1):
             before = target.read_bytes() if target.exists() else None

@@ -21,8 +21,17 @@ from parlance_i18n.formats.base import (
     Renderable,
     SourceText,
     Value,
+    facts_of,
 )
-from parlance_i18n.formats.registry import ALIASES, FORMAT_NAMES, REGISTRY, Registered, canonical_name, claims, implementation
+from parlance_i18n.formats.registry import (
+    ALIASES,
+    FORMAT_NAMES,
+    REGISTRY,
+    Registered,
+    canonical_name,
+    claims,
+    implementation,
+)
 
 __all__ = [
     "ALIASES",
@@ -38,7 +47,9 @@ __all__ = [
     "SourceText",
     "Value",
     "canonical_name",
+    "claims",
     "detect",
+    "facts_of",
     "get",
 ]
 

@@ -23,10 +23,10 @@ from parlance_i18n.formats.base import CatalogFormat, Document, Value
 from parlance_i18n.formats.icu_json import IcuMessages, check_icu, one_string, read_problems
 from parlance_i18n.formats.shared.jsontext import JsonDocument, Path
 from parlance_i18n.formats.shared.messages import Relabeled
-from parlance_i18n.icu.syntax import validate
-from parlance_i18n.locales import LocaleTag
 from parlance_i18n.icu.messageformat import compile_message
 from parlance_i18n.icu.plurals import PluralRules, plural_rules
+from parlance_i18n.icu.syntax import validate
+from parlance_i18n.locales import LocaleTag
 
 __all__ = ["ArbDocument", "ArbFormat", "compile_arb"]
 

@@ -36,6 +36,7 @@ from parlance_i18n.errors import I18nError
 from parlance_i18n.locales import LocaleTag
 
 if TYPE_CHECKING:  # the ICU engine loads on first use, not when settings name a format
+    from parlance_i18n.icu.facts import Facts
     from parlance_i18n.icu.messageformat import PluralUse
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "Renderable",
     "SourceText",
     "Value",
+    "facts_of",
 ]
 
 Value = str | dict[str, str]
@@ -100,6 +102,16 @@ class Renderable(Protocol):
 
     @property
     def plurals(self) -> tuple[PluralUse, ...]: ...
+
+
+def facts_of(message: Renderable | None) -> Facts | None:
+    """(arguments, plural uses) of a compiled message, from one look where the message offers one (an ICU
+    message's `facts()`), else from its `arguments` and `plurals`; None for no message. Every format's
+    messages answer it, whatever class renders them (ARB's relabelled ICU messages included)."""
+    if message is None:
+        return None
+    facts = getattr(message, "facts", None)
+    return facts() if facts is not None else (message.arguments, message.plurals)
 
 
 class LocaleMessages(Mapping[str, Renderable], ABC):

@@ -24,13 +24,13 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from parlance_i18n.formats.base import CatalogFormat, Document, Problem, Renderable, Value
+from parlance_i18n.formats.base import CatalogFormat, Document, Problem, Renderable, Value, facts_of
 from parlance_i18n.formats.shared.jsontext import JsonDocument, Path
 from parlance_i18n.formats.shared.messages import TextMessages
-from parlance_i18n.icu.syntax import validate
-from parlance_i18n.locales import LocaleTag
 from parlance_i18n.icu.messageformat import Facts, MessageSyntaxError, compile_message, message_facts
 from parlance_i18n.icu.plurals import PluralRules, plural_rules
+from parlance_i18n.icu.syntax import validate
+from parlance_i18n.locales import LocaleTag
 
 __all__ = ["IcuJsonDocument", "IcuJsonFormat", "IcuMessages", "check_icu", "one_string", "read_problems"]
 
@@ -89,7 +89,7 @@ class IcuMessages(TextMessages[str]):
             except MessageSyntaxError:
                 pass  # get() records the problem
         message = compiled or self.get(key)
-        return None if message is None else message.facts()  # type: ignore[no-any-return]
+        return facts_of(message)
 
     def _reason(self, key: str, error: Exception) -> str:
         assert isinstance(error, MessageSyntaxError)

@@ -24,8 +24,8 @@ from typing import Any
 from parlance_i18n.icu.dates import DATE_STYLES, TIME_STYLES, date_formatter, instant, locale_hour_char
 from parlance_i18n.icu.number_options import resolve
 from parlance_i18n.icu.numbers import NumberFormatter, js_decimal
-from parlance_i18n.icu.skeletons import DateOptions, NumberOptions, date_skeleton_options
 from parlance_i18n.icu.plurals import TABLE_SIZE, Number, PluralRules
+from parlance_i18n.icu.skeletons import DateOptions, NumberOptions, date_skeleton_options
 
 __all__ = ["LocaleFormats", "js_number_text", "locale_formats"]
 

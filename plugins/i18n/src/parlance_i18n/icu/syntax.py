@@ -43,6 +43,7 @@ from parlance_i18n.icu.nodes import (
     SelectArgument,
 )
 from parlance_i18n.icu.number_options import resolve
+from parlance_i18n.icu.plurals import CATEGORIES as PLURAL_KEYWORDS
 from parlance_i18n.icu.quick import quick_check, quick_parse
 from parlance_i18n.icu.skeletons import (
     NUMBER_INTEGER,
@@ -51,7 +52,6 @@ from parlance_i18n.icu.skeletons import (
     date_skeleton_options,
     number_skeleton_options,
 )
-from parlance_i18n.icu.plurals import CATEGORIES as PLURAL_KEYWORDS
 
 __all__ = [
     "POUND",

@@ -33,12 +33,12 @@ import functools
 import io
 import logging
 import re
-import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import tomllib
 from parlance import LanguagePacks
 
 from parlance_i18n.errors import I18nError

@@ -16,11 +16,12 @@ source is hashed by its forms' texts; `source_hash` is the one definition.
 Only a recorded key can be stale: a translation written before the lock existed, or by another tool,
 is not known to be out of date. `record` is what the write tools call after writing translations.
 
-Writes are atomic (temporary file, fsync, rename) and never lose another writer's entries: writers
-take turns (a lock per file in this process, `flock` on its folder across processes, as
-`store` does for catalogs), and each merges its entries into what the file holds at that
-moment; a content hash read just before the rename catches a writer that takes no lock, and the
-merge is then made again. Do not call `record` from inside a `store.edit_file` change callback
+Writes go through `store.update_file`, as catalogs' do: only inside the lock file's folder (a lock
+file that is a link leading elsewhere is refused with UNSAFE_PATH), atomic (temporary file, fsync,
+rename), and never losing another writer's entries: writers take turns (a lock per file in this
+process, `flock` on its folder across processes), and each merges its entries into what the file
+holds at that moment; a content hash read just before the rename catches a writer that takes no
+lock, and the merge is then made again. Do not call `record` from inside a `store.edit_file` change callback
 for a catalog in the same folder: the folder lock is not re-entrant across file descriptors.
 """
 
@@ -101,7 +102,7 @@ class SourceLock:
             return _dump(sources)
 
         try:
-            update_file(target, merge)
+            update_file(self.path, merge, within=self.path.parent, place="its folder")
         except ConcurrentChange:
             raise LockFileError(f"{target.name} kept changing while it was being written ({ATTEMPTS} attempts); "
                                 "the translations were written, their source texts not recorded: try again",

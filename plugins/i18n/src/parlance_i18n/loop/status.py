@@ -31,19 +31,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, SourceText, Value
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.tools.models import LocaleStatusReport, SkippedMessage
 from parlance_i18n.model.project import CatalogFile, Project, ProjectLocale
 
 if TYPE_CHECKING:
     from parlance_i18n.loop.lockfile import SourceLock
 
-__all__ = ["CatalogView", "LocaleStatus", "UnknownCatalog", "catalog_status", "catalog_views", "is_suspicious_copy"]
+__all__ = ["CatalogView", "LocaleStatus", "SkippedMessage", "UnknownCatalog", "catalog_status", "catalog_views",
+           "is_suspicious_copy"]
 
 MISSING, UNTRANSLATED, FUZZY, INVALID, TRANSLATED = "missing", "untranslated", "fuzzy", "invalid", "translated"
 
@@ -70,10 +71,34 @@ class UnknownCatalog(I18nError):
     code = "UNKNOWN_CATALOG"
 
 
-LocaleStatus = LocaleStatusReport
-"""One catalog in one locale: counts (translated + missing + untranslated + fuzzy + invalid = total;
-stale is part of translated) and the keys behind them, each list cut to the caller's limit; it is
-what i18n_status answers, so it is defined with the tools' models."""
+@dataclass(frozen=True)
+class SkippedMessage:
+    key: str | None
+    """None for a problem of a whole file or catalog (the reason names it)."""
+    reason: str
+
+
+@dataclass(frozen=True)
+class LocaleStatus:
+    """One catalog in one locale: counts (translated + missing + untranslated + fuzzy + invalid = total;
+    stale is part of translated) and the keys behind them, each list cut to the caller's limit
+    (`tools/wire.py` turns it into what i18n_status answers)."""
+
+    catalog: str
+    locale: str
+    total: int
+    translated: int
+    missing: int
+    untranslated: int
+    fuzzy: int
+    invalid: int
+    stale: int
+    coverage: float
+    missing_keys: list[str] = field(default_factory=list)
+    untranslated_keys: list[str] = field(default_factory=list)
+    fuzzy_keys: list[str] = field(default_factory=list)
+    stale_keys: list[str] = field(default_factory=list)
+    invalid_messages: list[SkippedMessage] = field(default_factory=list)
 
 
 def catalog_status(project: Project, source: ProjectLocale, target: ProjectLocale, lock: SourceLock | None, *,

@@ -29,8 +29,8 @@ from typing import Any
 
 from parlance_i18n.formats import CatalogFormat, Problem, Renderable
 from parlance_i18n.formats.shared.messages import plural_gap_reason
-from parlance_i18n.locales import LocaleTag
 from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
+from parlance_i18n.locales import LocaleTag
 
 __all__ = ["Refusal", "check_candidate", "plural_gap_reason"]
 

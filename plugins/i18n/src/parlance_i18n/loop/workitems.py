@@ -43,10 +43,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlance_i18n.formats import Value
+from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 from parlance_i18n.loop.glossary import Glossary, Term
 from parlance_i18n.loop.lockfile import SourceLock, source_hash
 from parlance_i18n.loop.status import MISSING, TRANSLATED, UNTRANSLATED, CatalogView, catalog_views
-from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 from parlance_i18n.model.project import ProjectLocale
 
 __all__ = ["MAX_EXAMPLES", "WorkItem", "work_items"]

@@ -21,9 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlance_i18n.errors import InvalidMessages
-from parlance_i18n.locales import LocaleTag
+from parlance_i18n.formats import Renderable
 from parlance_i18n.icu.messageformat import Message, MessageSyntaxError, compile_message
 from parlance_i18n.icu.plurals import plural_rules
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.model.project import ProjectLocale
+from parlance_i18n.settings import DEFAULT_LIMITS, Limits
 
 __all__ = ["DEFAULT_LIMITS", "Bundle", "BundleBuilder", "Limits", "compile_bundle", "utf8_size"]
 
@@ -34,29 +37,16 @@ _SHOWN_PROBLEMS = 50
 
 
 @dataclass(frozen=True)
-class Limits:
-    """Size limits that keep one client from exhausting the server (all configurable in settings).
+class Bundle:
+    """The messages of one locale. Treated as immutable: merging makes a new bundle.
 
-    The `session_` ones are one budget for everything a session adds (see `Translator.admit`).
+    `messages` is what `i18n_add_messages` compiled (a dict of ICU messages, held in memory), or a
+    `ProjectLocale`: catalog files (a project's, bundle files), read by their formats, with what
+    is held in memory layered over or under them. Either way a message is a `Renderable`.
     """
 
-    max_message_chars: int = 10_000
-    max_messages: int = 100_000
-    max_output_chars: int = 10_000
-    session_max_messages: int = 200_000
-    session_max_bytes: int = 32 * 1024 * 1024
-    session_max_locales: int = 100
-
-
-DEFAULT_LIMITS = Limits()
-
-
-@dataclass(frozen=True)
-class Bundle:
-    """The compiled messages of one locale. Treated as immutable: merging makes a new bundle."""
-
     tag: LocaleTag
-    messages: Mapping[str, Message]
+    messages: Mapping[str, Renderable]
     size: int = 0
     """UTF-8 bytes of the keys and message texts."""
 
@@ -67,10 +57,15 @@ class Bundle:
     def merged_with(self, newer: Bundle) -> Bundle:
         """This bundle's messages overlaid with `newer`'s (newer wins per key).
 
-        A project locale (read from files on first use) is layered rather than copied.
+        Messages read from files (a `ProjectLocale`) are layered rather than copied.
         """
-        layered = getattr(self.messages, "with_overlay", None)
-        messages = layered(newer.messages, first=True) if layered else {**self.messages, **newer.messages}
+        messages: Mapping[str, Renderable]
+        if isinstance(self.messages, ProjectLocale):
+            messages = self.messages.with_overlay(newer.messages, first=True)
+        elif isinstance(newer.messages, ProjectLocale):
+            messages = newer.messages.with_overlay(self.messages)
+        else:
+            messages = {**self.messages, **newer.messages}
         return Bundle(self.tag, messages, self.merged_size(newer.messages, newer.size))
 
     def merged_size(self, keys: Iterable[str], size: int) -> int:

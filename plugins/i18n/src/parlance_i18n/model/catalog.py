@@ -1,12 +1,15 @@
 """The catalog: bundles loaded at startup, shared read-only by every session, plus the shared config.
 
-Built by the pack's lifespan from `[packs.i18n] bundle_dirs`. Anything that contributes bundles at
-startup (language packs, a later issue) calls `catalog.load_bundle_dir(path)` or
-`catalog.load_bundle_files(paths)` before the server starts serving; sessions take their view of
-the catalog when they start.
+Built by the pack's lifespan from the language packs' `messages/` folders, `[packs.i18n]
+bundle_dirs` and `[[packs.i18n.catalogs]]`. Anything that contributes bundles at startup calls
+`catalog.load_bundle_dir(path)` or `catalog.load_bundle_files(paths)` (bundle files, read now) or
+`catalog.add_bundle(bundle)` (messages compiled in memory) before the server starts serving;
+sessions take their view of the catalog when they start.
 
-Bundles for the same locale from several files or directories are merged in load order, the later
-file winning per key. A file that cannot be used is logged as a warning and skipped; the rest load.
+Every file is read as a project's catalog files are (`project.ProjectLocale`): a bundle file is a
+read-only catalog (`loaders`). What several files, directories or added bundles give one locale is
+layered in load order, the later winning per key. A file that cannot be used is logged as a
+warning and skipped; the rest load.
 
 A project's `[[packs.i18n.catalogs]]` come last and win: each of their locales is a bundle whose
 messages are a `ProjectLocale`, read when the locale is first needed, with the bundles above
@@ -22,11 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from parlance_i18n.model.bundles import DEFAULT_LIMITS, Bundle, Limits
 from parlance_i18n.errors import I18nError
-from parlance_i18n.model.fallback import FallbackResolver
-from parlance_i18n.model.loaders import BUNDLE_SUFFIXES, load_bundle
 from parlance_i18n.locales import LocaleTag
+from parlance_i18n.model.bundles import DEFAULT_LIMITS, Bundle, Limits
+from parlance_i18n.model.fallback import FallbackResolver
+from parlance_i18n.model.loaders import BUNDLE_SUFFIXES, load_bundle_file
 from parlance_i18n.model.project import Project
 from parlance_i18n.settings import I18nSettings
 
@@ -113,7 +116,7 @@ class Catalog:
         report = LoadReport()
         for file in map(Path, files):
             try:
-                bundle = load_bundle(file, self.limits)
+                bundle = load_bundle_file(file, self.limits)
             except I18nError as exc:
                 logger.warning("i18n.bundle_file_skipped", extra={"path": str(file), "reason": exc.message})
                 report.skipped.append((file, exc.message))

@@ -17,18 +17,81 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from dataclasses import dataclass, field
 
-from parlance_i18n.model.bundles import Bundle
+from parlance_i18n.formats import Renderable, facts_of
 from parlance_i18n.icu.messageformat import PluralUse
-from parlance_i18n.tools.models import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
-from parlance_i18n.model.project import FileProblem, facts_of
-from parlance_i18n.locales import display_name, likely_script
 from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
+from parlance_i18n.locales import display_name, likely_script
+from parlance_i18n.model.bundles import Bundle
+from parlance_i18n.model.project import FileProblem, ProjectLocale
 from parlance_i18n.model.translator import Translator
 
-__all__ = ["ArgumentMismatch", "LocaleReport", "LocaleSummary", "PluralGap", "catalog_problems", "check_locales",
-           "summarize_locales"]
+__all__ = ["ArgumentMismatch", "InvalidMessage", "LocaleReport", "LocaleSummary", "PluralGap", "catalog_problems",
+           "check_locales", "summarize_locales"]
+
+
+# What a check finds, in the domain's terms; `tools/wire.py` turns them into what i18n_check and
+# i18n_list_locales answer.
+
+
+@dataclass(frozen=True)
+class ArgumentMismatch:
+    key: str
+    missing: list[str]
+    """Arguments the reference message uses and this one does not."""
+    unexpected: list[str]
+    """Arguments this message uses and the reference does not (they will print as `{name}`)."""
+
+
+@dataclass(frozen=True)
+class PluralGap:
+    key: str
+    argument: str
+    ordinal: bool
+    missing: list[str]
+    """CLDR categories the locale needs that the argument has no branch for."""
+
+
+@dataclass(frozen=True)
+class InvalidMessage:
+    """A message of a catalog file that was skipped (or a file that could not be read: no key)."""
+
+    catalog: str
+    file: str
+    line: int | None
+    key: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class LocaleReport:
+    """One locale checked against the reference; every list is cut to the caller's limit."""
+
+    code: str
+    message_count: int
+    coverage: float | None
+    """Share of the reference's keys found without the default chain; None without a reference."""
+    missing_count: int = 0
+    missing_keys: list[str] = field(default_factory=list)
+    extra_count: int = 0
+    extra_keys: list[str] = field(default_factory=list)
+    argument_mismatches: list[ArgumentMismatch] = field(default_factory=list)
+    plural_gaps: list[PluralGap] = field(default_factory=list)
+    invalid_count: int = 0
+    invalid_messages: list[InvalidMessage] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LocaleSummary:
+    code: str
+    language: str
+    region: str | None
+    message_count: int
+    script: str | None
+    """The script the locale is written in (its own subtag, or CLDR's likely script)."""
+    display_name: str | None
+    coverage: float | None
 
 
 def check_locales(translator: Translator, codes: list[str] | None = None, limit: int = 100,
@@ -89,8 +152,7 @@ def summarize_locales(translator: Translator) -> list[LocaleSummary]:
 def _report(translator: Translator, code: str, bundle: Bundle | None, reference: Bundle | None,
             expected: dict[str, frozenset[str]], limit: int) -> LocaleReport:
     messages = bundle.messages if bundle else {}
-    skipped = [_invalid(p) for p in getattr(messages, "problems", ())]
-    invalid = {"invalid_count": len(skipped), "invalid_messages": skipped[:limit]}
+    skipped = [_invalid(p) for p in messages.problems] if isinstance(messages, ProjectLocale) else []
     rules = plural_rules(bundle.tag) if bundle is not None else None
     mismatches: list[ArgumentMismatch] = []
     gaps: list[PluralGap] = []
@@ -109,7 +171,8 @@ def _report(translator: Translator, code: str, bundle: Bundle | None, reference:
     mismatches.sort(key=lambda m: m.key)
     gaps.sort(key=lambda g: g.key)
     if reference is None:
-        return LocaleReport(code, len(messages), None, plural_gaps=gaps[:limit], **invalid)
+        return LocaleReport(code, len(messages), None, plural_gaps=gaps[:limit],
+                            invalid_count=len(skipped), invalid_messages=skipped[:limit])
     coverage, missing_keys = _coverage(translator, code, reference)
     extra.sort()
     return LocaleReport(
@@ -118,15 +181,15 @@ def _report(translator: Translator, code: str, bundle: Bundle | None, reference:
         extra_count=len(extra), extra_keys=extra[:limit],
         argument_mismatches=mismatches[:limit],
         plural_gaps=gaps[:limit],
-        **invalid,
+        invalid_count=len(skipped), invalid_messages=skipped[:limit],
     )
 
 
-def _usable(messages: Mapping[str, Any]) -> Iterator[tuple[str, tuple[frozenset[str], tuple[PluralUse, ...]]]]:
+def _usable(messages: Mapping[str, Renderable]) -> Iterator[tuple[str, tuple[frozenset[str], tuple[PluralUse, ...]]]]:
     """(key, (arguments, plural uses)) of every usable message: a format may list a key whose message
     it finds invalid only when compiling it (gettext's python-format), which is reported, not checked.
-    A project locale answers from the texts where it can, so the check keeps nothing compiled."""
-    ask = getattr(messages, "facts", None)
+    Messages read from files answer from the texts where they can, so the check keeps nothing compiled."""
+    ask = messages.facts if isinstance(messages, ProjectLocale) else None
     for key in messages:
         found = ask(key) if ask is not None else facts_of(messages.get(key))
         if found is not None:

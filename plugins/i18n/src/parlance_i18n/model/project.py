@@ -8,6 +8,10 @@ of the locale, not an error: the locale's other files load, and `i18n_check` rep
 
 Where catalogs overlap, the first configured one wins per key; a key's origin (catalog, file,
 line) is found on request by opening the file that holds it.
+
+Every catalog file is read here, by `read_file` (its format's reader): a project's, and the
+read-only catalogs of bundle files (`bundle_dirs`, language packs' `messages/`), which `loaders`
+reads at startup through the same `ProjectLocale` with the stricter reader bundle files have.
 """
 
 from __future__ import annotations
@@ -17,22 +21,22 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from parlance_i18n import formats
-from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, Renderable
+from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, Renderable, facts_of
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.settings import CatalogSource
+from parlance_i18n.store import read_bytes
 
-__all__ = ["CatalogFile", "FileProblem", "Project", "ProjectLocale", "discover", "facts_of"]
+__all__ = ["CatalogFile", "FileProblem", "Layer", "Project", "ProjectLocale", "Reader", "catalog_folder", "discover",
+           "read_file"]
 
 logger = logging.getLogger(__name__)
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
-"""A catalog file larger than this is reported and not read (the largest real ones are a few MB)."""
 _MAX_MATCHES = 10_000
 
 
@@ -44,6 +48,8 @@ class CatalogFile:
     path: Path
     tag: LocaleTag
     format: CatalogFormat
+    folder: Path
+    """The catalog's own folder (`catalog_folder`): the file is written only when it leads inside it."""
     domain: str | None = None
 
 
@@ -62,6 +68,7 @@ def discover(source: CatalogSource, source_tag: LocaleTag) -> tuple[list[Catalog
     """The files `source.path` matches, with the locale each is for; problems for what was skipped
     (a folder that is not a locale is not a problem: `values-night` is simply not a catalog)."""
     pattern = str(source.path)
+    folder = catalog_folder(source.path)
     files: list[CatalogFile] = []
     problems: list[FileProblem] = []
     matched = list(_expand(pattern, _default_folder(source, pattern)))
@@ -76,17 +83,17 @@ def discover(source: CatalogSource, source_tag: LocaleTag) -> tuple[list[Catalog
             continue
         if fmt.multi_locale:
             try:
-                tags = fmt.locales(_read_bytes(path))
+                tags = fmt.locales(read_bytes(path))
             except (CatalogFileError, OSError) as exc:
                 problems.append(FileProblem(source.label, path, None, None, _reason(exc)))
                 continue
-            files.extend(CatalogFile(source.label, path, tag, fmt, fields.get("domain")) for tag in tags)
+            files.extend(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain")) for tag in tags)
             continue
         spelled = fields.get("locale")
         # No {locale} (one file, or Android's unqualified res/values): the source locale's file.
         tag = source_tag if spelled is None else fmt.parse_spelling(spelled)
         if tag is not None:
-            files.append(CatalogFile(source.label, path, tag, fmt, fields.get("domain")))
+            files.append(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain")))
     if not files and not problems:
         problems.append(FileProblem(source.label, source.path, None, None,
                                     "no file matches this catalog's path: check the path (relative to parlance.toml) "
@@ -112,130 +119,176 @@ class Project:
         self.locales = {code: ProjectLocale(tags[code], files) for code, files in sorted(by_locale.items())}
 
 
+Reader = Callable[[CatalogFile], LocaleMessages]
+"""How a catalog's files are read: `read_file`, or a stricter reader of its own (bundle files)."""
+
+Layer: TypeAlias = "_LocaleFiles | Mapping[str, Renderable]"
+"""Where a locale finds messages, in order: files (read on first use), or messages held in memory
+(the ICU bundles a session adds, and those added with `Catalog.add_bundle`)."""
+
+
+def read_file(file: CatalogFile) -> LocaleMessages:
+    """One file's messages for its locale, read by its format: how every catalog file is read
+    (raises CatalogFileError when it cannot be, OSError when it cannot be opened)."""
+    return file.format.read(read_bytes(file.path), file.tag)
+
+
 class ProjectLocale(Mapping[str, Renderable]):
-    """One locale's messages across the project's catalog files, read on first use (thread-safe).
+    """One locale's messages across catalog files, read on first use (thread-safe), and messages
+    held in memory, in layers consulted in order: the first that has a key serves it.
 
     A mapping of key -> compiled message, as a `Bundle`'s messages are: the translator and the
-    checks use it unchanged. `overlays` are mappings of the same shape (bundles from `bundle_dirs`
-    and language packs) consulted after the project's files.
+    checks use it unchanged. A project's locale is its files; the catalog layers over it the
+    locale's read-only catalogs (bundle files of `bundle_dirs` and language packs, read at
+    startup) and the bundles added in memory, and a session its own bundles (`with_overlay`).
+    Views share what their files read: `reload` in one is seen by all.
     """
 
-    def __init__(self, tag: LocaleTag, files: list[CatalogFile], overlays: tuple[Mapping[str, Any], ...] = ()) -> None:
+    def __init__(self, tag: LocaleTag, files: list[CatalogFile], *, read: Reader = read_file,
+                 fixed: bool = False) -> None:
+        """`read` reads each file (a catalog's own rules); `fixed` files are read once and never again
+        (bundle files, read at startup): `reload` leaves them as they were read."""
         self.tag = tag
-        self.overlays = overlays
-        self._before: tuple[Mapping[str, Any], ...] = ()
-        self._store = _LocaleFiles(tag, tuple(files))
+        self._layers: tuple[Layer, ...] = (_LocaleFiles(tag, tuple(files), read, fixed),)
 
     @property
     def files(self) -> tuple[CatalogFile, ...]:
-        return self._store.files
+        return tuple(file for store in self._stores() for file in store.files)
 
-    def with_overlay(self, messages: Mapping[str, Any], *, first: bool = False) -> ProjectLocale:
-        """This locale with `messages` consulted after the files (before them when `first`: a session's
-        own bundle merged over the project's), sharing its files: what is read, and `reload`."""
-        other = ProjectLocale(self.tag, [], self.overlays)
-        other._before = (messages, *self._before) if first else self._before
-        other.overlays = self.overlays if first else (*self.overlays, messages)
-        other._store = self._store
+    def with_overlay(self, messages: Mapping[str, Renderable], *, first: bool = False) -> ProjectLocale:
+        """This locale with `messages` consulted after it (before it when `first`: a session's own
+        bundle merged over it), sharing its files: what is read, and `reload`."""
+        added = messages._layers if isinstance(messages, ProjectLocale) else (messages,)
+        other = ProjectLocale.__new__(ProjectLocale)
+        other.tag = self.tag
+        other._layers = (*added, *self._layers) if first else (*self._layers, *added)
         return other
 
     @property
     def loaded(self) -> bool:
-        return self._store.layers is not None
+        return all(store.layers is not None for store in self._stores())
 
     def load(self) -> tuple[tuple[CatalogFile, LocaleMessages], ...]:
         """Read every file of the locale (once); blocking work, run it off the event loop."""
-        return self._store.load()
+        return tuple(layer for store in self._stores() for layer in store.load())
 
     def reload(self) -> None:
         """Read the files again (after a write), for every session and view sharing them; what was
         read before is served until the new reading is complete."""
-        self._store.refresh()
+        for store in self._stores():
+            store.refresh()
 
     def changed_on_disk(self) -> bool:
         """Whether a file was changed since it was read (by an editor, git, another process)."""
-        return self._store.changed()
+        return any(store.changed() for store in self._stores())
 
     @property
     def problems(self) -> list[FileProblem]:
         """What reading skipped: files that could not be read and messages that are invalid."""
-        layers = self.load()
-        found = list(self._store.problems)
-        for file, messages in layers:
-            found.extend(FileProblem(file.catalog, file.path, p.key, p.line, p.reason) for p in messages.problems)
-        return found
+        return [problem for store in self._stores() for problem in store.all_problems()]
 
     def skipped(self, key: str) -> FileProblem | None:
         """Why `key` was skipped in this locale's files, or None when it was not (a dict lookup once
         the locale is read: i18n_translate asks on every fallback)."""
-        layers = self.load()
-        # Formats add a problem when a message first fails to compile: the index follows the count.
-        count = sum(len(messages.problems) for _, messages in layers)
-        index = self._store.skipped
-        if index is None or index[0] is not layers or index[1] != count:  # identity: never compare the mappings
-            by_key = {p.key: p for p in reversed(self.problems) if p.key is not None}  # the first one wins
-            index = self._store.skipped = (layers, count, by_key)
-        return index[2].get(key)
+        for store in self._stores():
+            found = store.skipped(key)
+            if found is not None:
+                return found
+        return None
 
     def origin(self, key: str) -> tuple[str, Path, int | None] | None:
         """(catalog, file, line) of the file that serves `key`, or None when no file of this locale does."""
-        for file, messages in self.load():
-            if key in messages:
-                try:
-                    line = file.format.edit(_read_bytes(file.path), file.tag).line_of(key)
-                except (CatalogFileError, OSError):
-                    line = None
-                return file.catalog, file.path, line
+        for layer in self._layers:
+            if not isinstance(layer, _LocaleFiles):
+                if key in layer:
+                    return None  # served from memory
+                continue
+            for file, messages in layer.load():
+                if key in messages:
+                    try:
+                        line = file.format.edit(read_bytes(file.path), file.tag).line_of(key)
+                    except (CatalogFileError, OSError):
+                        line = None
+                    return file.catalog, file.path, line
         return None
 
     def facts(self, key: str) -> Any:
         """(arguments, plural uses) of the message served for `key`, or None: asked of the format
         when it can answer without compiling (ICU), so a check of every message keeps none compiled."""
-        for before in self._before:
-            if key in before:
-                return facts_of(before.get(key))
-        layers = self._store.layers
-        for _, messages in layers if layers is not None else self._store.load():
-            if key in messages:
-                ask = getattr(messages, "facts", None)
-                found = ask(key) if ask is not None else facts_of(messages.get(key))
-                if found is not None:
-                    return found
-        for overlay in self.overlays:
-            if key in overlay:
-                return facts_of(overlay.get(key))
+        for layer in self._layers:
+            if not isinstance(layer, _LocaleFiles):
+                if key in layer:
+                    return facts_of(layer.get(key))
+                continue
+            read = layer.layers  # asked of every message by a check: no call when the files are read
+            for _, messages in read if read is not None else layer.load():
+                if key in messages:
+                    ask = getattr(messages, "facts", None)
+                    found = ask(key) if ask is not None else facts_of(messages.get(key))
+                    if found is not None:
+                        return found
         return None
 
     def text(self, key: str) -> Any:
-        """The message as its file writes it (str, or forms by category), or None."""
-        for _, messages in self.load():
-            found = messages.text(key)
-            if found is not None:
-                return found
+        """The message served for `key` as its file writes it (str, or forms by category), its source
+        when it is held in memory, or None."""
+        for layer in self._layers:
+            if not isinstance(layer, _LocaleFiles):
+                message = layer.get(key)
+                if message is not None:
+                    return message.source
+                continue
+            for _, messages in layer.load():
+                found = messages.text(key)
+                if found is not None:
+                    return found
         return None
 
     def comment(self, key: str) -> str | None:
-        for _, messages in self.load():
-            if key in messages:
-                return messages.comment(key)
+        for layer in self._layers:
+            if not isinstance(layer, _LocaleFiles):
+                if key in layer:
+                    return None
+                continue
+            for _, messages in layer.load():
+                if key in messages:
+                    return messages.comment(key)
         return None
+
+    def fixed_mappings(self) -> tuple[Mapping[str, Renderable], ...] | None:
+        """Every mapping that serves this locale, in order, when none can change any more (its files are
+        fixed and read, the rest is held in memory), so a caller may hold them; None otherwise."""
+        if not all(store.fixed and store.layers is not None for store in self._stores()):
+            return None
+        return self._mappings()
+
+    def _stores(self) -> Iterator[_LocaleFiles]:
+        return (layer for layer in self._layers if isinstance(layer, _LocaleFiles))
+
+    def _mappings(self) -> tuple[Mapping[str, Renderable], ...]:
+        """Every mapping that serves messages, in order (the files' read first)."""
+        found: list[Mapping[str, Renderable]] = []
+        for layer in self._layers:
+            if isinstance(layer, _LocaleFiles):
+                found.extend(messages for _, messages in layer.load())
+            else:
+                found.append(layer)
+        return tuple(found)
 
     # --- Mapping ---------------------------------------------------------------------------------------
 
     def get(self, key: str, default: Any = None) -> Any:
-        for before in self._before:
-            found = before.get(key)
-            if found is not None:
-                return found
-        layers = self._store.layers
-        for _, messages in layers if layers is not None else self._store.load():
-            found = messages.get(key)
-            if found is not None:
-                return found
-        for overlay in self.overlays:
-            found = overlay.get(key)
-            if found is not None:
-                return found
+        for layer in self._layers:
+            if isinstance(layer, _LocaleFiles):
+                read = layer.layers
+                for _, messages in read if read is not None else layer.load():
+                    found = messages.get(key)
+                    if found is not None:
+                        return found
+            else:
+                found = layer.get(key)
+                if found is not None:
+                    return found
         return default
 
     def __getitem__(self, key: str) -> Renderable:
@@ -246,10 +299,10 @@ class ProjectLocale(Mapping[str, Renderable]):
 
     def __contains__(self, key: object) -> bool:
         # Without compiling: every format knows which keys it holds (invalid ones were left out).
-        return any(key in mapping for mapping in (*self._before, *(m for _, m in self.load()), *self.overlays))
+        return any(key in mapping for mapping in self._mappings())
 
     def __iter__(self) -> Iterator[str]:
-        mappings = (*self._before, *(messages for _, messages in self.load()), *self.overlays)
+        mappings = self._mappings()
         if len(mappings) == 1:  # the usual locale, one file: its keys as they are
             return iter(mappings[0])
         return iter(dict.fromkeys(key for mapping in mappings for key in mapping))
@@ -258,20 +311,22 @@ class ProjectLocale(Mapping[str, Renderable]):
         return sum(1 for _ in self)
 
 
-
 class _LocaleFiles:
     """A locale's files and what was read from them, shared by every view of the locale."""
 
-    def __init__(self, tag: LocaleTag, files: tuple[CatalogFile, ...]) -> None:
+    def __init__(self, tag: LocaleTag, files: tuple[CatalogFile, ...], read: Reader, fixed: bool) -> None:
         self.tag = tag
         self.files = files
+        self.fixed = fixed
         self.layers: tuple[tuple[CatalogFile, LocaleMessages], ...] | None = None
         self.problems: list[FileProblem] = []
+        self._read = read
         self._seen: dict[Path, tuple[int, int] | None] = {}  # (mtime_ns, size) of each file when read
-        self.skipped: tuple[object, int, dict[str, FileProblem]] | None = None  # (layers, problems, key -> problem)
+        self._skipped: tuple[object, int, dict[str, FileProblem]] | None = None  # (layers, problems, key -> problem)
         self._lock = threading.Lock()
 
     def load(self) -> tuple[tuple[CatalogFile, LocaleMessages], ...]:
+        """What was read, reading it now when nothing was yet."""
         layers = self.layers
         if layers is None:
             with self._lock:
@@ -284,13 +339,33 @@ class _LocaleFiles:
 
     def refresh(self) -> None:
         """Read again, then swap: readers go on with the old layers meanwhile, without waiting."""
+        if self.fixed:
+            return
         layers, problems = self._read_all()
         with self._lock:
             self.problems, self.layers = problems, layers
         _release_freed_memory()
 
     def changed(self) -> bool:
-        return self.layers is not None and any(_stat(path) != seen for path, seen in self._seen.items())
+        return self.layers is not None and not self.fixed and any(_stat(path) != seen for path, seen in self._seen.items())
+
+    def all_problems(self) -> list[FileProblem]:
+        """The files that could not be read, then the messages each file's reading skipped."""
+        layers = self.load()
+        found = list(self.problems)
+        for file, messages in layers:
+            found.extend(FileProblem(file.catalog, file.path, p.key, p.line, p.reason) for p in messages.problems)
+        return found
+
+    def skipped(self, key: str) -> FileProblem | None:
+        layers = self.load()
+        # Formats add a problem when a message first fails to compile: the index follows the count.
+        count = sum(len(messages.problems) for _, messages in layers)
+        index = self._skipped
+        if index is None or index[0] is not layers or index[1] != count:  # identity: never compare the mappings
+            by_key = {p.key: p for p in reversed(self.all_problems()) if p.key is not None}  # the first one wins
+            index = self._skipped = (layers, count, by_key)
+        return index[2].get(key)
 
     def _read_all(self) -> tuple[tuple[tuple[CatalogFile, LocaleMessages], ...], list[FileProblem]]:
         layers = []
@@ -298,7 +373,7 @@ class _LocaleFiles:
         self._seen = {file.path: _stat(file.path) for file in self.files}  # before reading: a change meanwhile shows
         for file in self.files:
             try:
-                messages = file.format.read(_read_bytes(file.path), file.tag)
+                messages = self._read(file)
             except (CatalogFileError, OSError) as exc:
                 problems.append(FileProblem(file.catalog, file.path, None, getattr(exc, "line", None), _reason(exc)))
                 logger.warning("i18n.catalog_file_skipped", extra={"path": str(file.path), "catalog": file.catalog})
@@ -309,6 +384,17 @@ class _LocaleFiles:
 
 
 # --- discovery -----------------------------------------------------------------------------------------
+
+
+def catalog_folder(path: Path) -> Path:
+    """The folders of a catalog path before its first placeholder (the file's folder without one): what
+    the catalog's files are written inside."""
+    parts = []
+    for part in path.parts[:-1]:
+        if "{" in part:
+            break
+        parts.append(part)
+    return Path(*parts) if parts else Path(".")
 
 
 def _expand(pattern: str, default_folder: str | None) -> Iterator[tuple[Path, dict[str, str]]]:
@@ -407,13 +493,6 @@ def _format_of(source: CatalogSource, path: Path) -> CatalogFormat | None:
     return formats.detect(path, head)
 
 
-def _read_bytes(path: Path) -> bytes:
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise CatalogFileError(f"the file has {size:,} bytes; catalog files over {MAX_FILE_BYTES:,} bytes are not read")
-    return path.read_bytes()
-
-
 @functools.cache
 def _malloc_trim() -> Any:
     """glibc's malloc_trim, or None (another C library, Windows, macOS)."""
@@ -432,14 +511,6 @@ def _release_freed_memory() -> None:
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
-
-
-def facts_of(message: Any) -> Any:
-    """(arguments, plural uses) of a compiled message, from one look where it can (`facts()`); None for none."""
-    if message is None:
-        return None
-    facts = getattr(message, "facts", None)
-    return facts() if facts is not None else (message.arguments, message.plurals)
 
 
 def _stat(path: Path) -> tuple[int, int] | None:

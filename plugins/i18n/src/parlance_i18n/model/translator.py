@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
+from parlance_i18n.errors import InvalidMessages, NoBundlesLoaded, SessionBudgetExceeded
+from parlance_i18n.formats import Renderable
+from parlance_i18n.locales import LocaleTag, parse_locale
 from parlance_i18n.model.bundles import Bundle, BundleBuilder
 from parlance_i18n.model.catalog import Catalog
-from parlance_i18n.errors import InvalidMessages, NoBundlesLoaded, SessionBudgetExceeded
 from parlance_i18n.model.fallback import Chain
-from parlance_i18n.locales import LocaleTag, parse_locale
-from parlance_i18n.icu.messageformat import Message
+from parlance_i18n.model.project import FileProblem, ProjectLocale
 
 __all__ = ["Translation", "Translator"]
 
@@ -36,8 +37,9 @@ class Translation(NamedTuple):
     fallback: bool
 
 
-Route = tuple[str, tuple[tuple[Mapping[str, Message], str, bool], ...]]
-"""(requested code, (messages, bundle code, is_fallback) for each chain step that has a bundle)."""
+Route = tuple[str, tuple[tuple[Mapping[str, Renderable], str, bool], ...]]
+"""(requested code, (messages, bundle code, is_fallback) for each chain step that has a bundle: the
+bundle's messages, or, when they can no longer change, each mapping of them in turn)."""
 
 _new_translation = tuple.__new__  # builds the NamedTuple without its Python-level __new__ (a third of a call)
 _ROUTE_CACHE_LIMIT = 1024
@@ -84,18 +86,23 @@ class Translator:
 
     def prepare(self, locale: str | None) -> None:
         """Read every file the chain for `locale` needs (raises InvalidLocale / NoBundlesLoaded)."""
-        for messages, _, _ in self._route(locale)[1]:
-            load = getattr(messages, "load", None)
-            if load is not None:
-                load()
+        self._route(locale)
+        for messages, _ in self._read_from_files(locale):
+            messages.load()
 
-    def skipped(self, key: str, locale: str | None) -> list[Any]:
+    def skipped(self, key: str, locale: str | None) -> list[FileProblem]:
         """Why `key` was skipped in the files of `locale`'s own chain (for a fallback's `_meta`)."""
+        return [problem for messages, fallback in self._read_from_files(locale)
+                if not fallback and (problem := messages.skipped(key)) is not None]
+
+    def _read_from_files(self, locale: str | None) -> list[tuple[ProjectLocale, bool]]:
+        """(messages, is_fallback) of the chain's bundles whose messages are read from catalog files."""
+        bundles = self._bundles
         found = []
-        for messages, _, fallback in self._route(locale)[1]:
-            skipped = getattr(messages, "skipped", None)
-            if not fallback and skipped is not None and (problem := skipped(key)) is not None:
-                found.append(problem)
+        for code, fallback in self._resolve(locale)[1]:
+            bundle = bundles.get(code)
+            if bundle is not None and isinstance(bundle.messages, ProjectLocale):
+                found.append((bundle.messages, fallback))
         return found
 
     def _route(self, locale: str | None) -> Route:
@@ -106,8 +113,20 @@ class Translator:
                 "or configure [packs.i18n] bundle_dirs in parlance.toml"
             )
         bundles = self._bundles
-        steps = tuple((bundles[code].messages, code, fallback) for code, fallback in chain if code in bundles)
-        route = (requested.code, steps)
+        steps: list[tuple[Mapping[str, Renderable], str, bool]] = []
+        for code, fallback in chain:
+            bundle = bundles.get(code)
+            if bundle is None:
+                continue
+            messages = bundle.messages
+            # What can no longer change (bundle files, messages in memory) is looked up directly, each
+            # mapping a step: the hot path then skips the layering a project's files need.
+            fixed = messages.fixed_mappings() if isinstance(messages, ProjectLocale) else None
+            if fixed is None:
+                steps.append((messages, code, fallback))
+            else:
+                steps.extend((part, code, fallback) for part in fixed)
+        route = (requested.code, tuple(steps))
         if len(self._routes) >= _ROUTE_CACHE_LIMIT:
             self._routes.clear()
         self._routes[locale] = route

@@ -1,9 +1,10 @@
 """The engine behind `handlers`: the tools' and resources' work, loaded on the first call.
 
-Handlers are thin: they fetch the session's `Translator`, call the domain, and turn `I18nError`s
-into `ToolError`s with the same code. Argument problems pydantic finds in `locale` become
-INVALID_LOCALE and those in `messages` INVALID_MESSAGES, as the seed specifies (the mappers are in
-`handlers`, which the pack registers; this module never imports it back).
+Handlers are thin: they fetch the session's `Translator`, call the domain, and hand its results and
+errors to `tools/wire.py`, which turns them into the tools' models and `ToolError`s with the same
+code. Argument problems pydantic finds in `locale` become INVALID_LOCALE and those in `messages`
+INVALID_MESSAGES, as the seed specifies (the mappers are in `handlers`, which the pack registers;
+this module never imports it back).
 
 `i18n_add_messages` refuses what cannot succeed before it compiles anything: without a session
 (SESSION_STATE_UNAVAILABLE) before reading the messages, and over the per-bundle or per-session
@@ -17,13 +18,15 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
-from parlance import ToolContext, ToolError, ToolResult
+from parlance import ToolError, ToolResult
 
-from parlance_i18n.model.bundles import Bundle, BundleBuilder
-from parlance_i18n.model.catalog import Catalog
-from parlance_i18n.model.checks import catalog_problems, check_locales, summarize_locales
 from parlance_i18n.errors import I18nError, NoBundlesLoaded
 from parlance_i18n.locales import parse_locale
+from parlance_i18n.model.bundles import BundleBuilder
+from parlance_i18n.model.catalog import Catalog
+from parlance_i18n.model.checks import catalog_problems, check_locales, summarize_locales
+from parlance_i18n.model.translator import Translator
+from parlance_i18n.tools.context import I18nContext
 from parlance_i18n.tools.models import (
     AddMessagesInput,
     AddMessagesOutput,
@@ -34,8 +37,14 @@ from parlance_i18n.tools.models import (
     TranslateInput,
     TranslateOutput,
 )
-from parlance_i18n.model.project import FileProblem
-from parlance_i18n.model.translator import Translator
+from parlance_i18n.tools.wire import (
+    bundle_view,
+    domain_errors,
+    invalid_message,
+    locale_report,
+    locale_summary,
+    skipped_message,
+)
 
 __all__ = [
     "add_messages",
@@ -55,9 +64,9 @@ PROGRESS_STEP = 1000
 # --- tools ---------------------------------------------------------------------------------------------
 
 
-async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput | ToolResult[TranslateOutput]:
+async def translate(args: TranslateInput, ctx: I18nContext) -> ToolResult[TranslateOutput]:
     translator = session_translator(ctx)
-    with _domain_errors:
+    with domain_errors:
         if not translator.ready(args.locale):  # a project locale's files are read on first use: off the loop
             await anyio.to_thread.run_sync(translator.prepare, args.locale)
         found = translator.translate(args.key, args.locale, args.variables)
@@ -65,12 +74,12 @@ async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput |
     if found.fallback and translator.catalog.project is not None:
         skipped = translator.skipped(args.key, args.locale)  # the route's locales are read: dict lookups
         if skipped:  # the locale's file has the key, but not a usable message: say why it fell back
-            return ToolResult(output, meta={META_KEY: {"skipped": [_problem_view(p) for p in skipped]}})
-    return output
+            return ToolResult(output, meta={META_KEY: {"skipped": [skipped_message(p) for p in skipped]}})
+    return ToolResult(output)
 
 
-async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesOutput:
-    with _domain_errors:
+async def add_messages(args: AddMessagesInput, ctx: I18nContext) -> AddMessagesOutput:
+    with domain_errors:
         code = parse_locale(args.locale).code
     if not ctx.session_persists:  # before reading a single message: the call cannot succeed
         raise ToolError(
@@ -83,7 +92,7 @@ async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesO
     translator = session_translator(ctx)
     # One add at a time per session, so what `admit` checked still holds when the bundle is installed.
     async with ctx.session_state.setdefault("adding", anyio.Lock()):
-        with _domain_errors:
+        with domain_errors:
             # Flattening, the limits and compiling are all in proportion to the request: off the event
             # loop, so other sessions are served meanwhile. The limits come first: a bundle that could
             # not be kept is refused before it is compiled.
@@ -96,14 +105,14 @@ async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesO
     return AddMessagesOutput(locale=bundle.code, message_count=len(bundle.messages))
 
 
-async def list_locales(args: NoInput, ctx: ToolContext) -> ListLocalesOutput:
+async def list_locales(args: NoInput, ctx: I18nContext) -> ListLocalesOutput:
     # Counting a project locale's messages reads its files: off the event loop.
     return await anyio.to_thread.run_sync(_locales_listing, session_translator(ctx))
 
 
-async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
+async def check(args: CheckInput, ctx: I18nContext) -> CheckOutput:
     translator = session_translator(ctx)
-    with _domain_errors:
+    with domain_errors:
         codes = [parse_locale(args.locale).code] if args.locale is not None else None
         if not translator.bundles:
             raise NoBundlesLoaded("no message bundles are loaded, so there is nothing to check")
@@ -113,26 +122,27 @@ async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
         anyio.from_thread.run(ctx.report_progress, done, total, f"checked {code} ({done} of {total})")
 
     reference, reports = await anyio.to_thread.run_sync(check_locales, translator, codes, args.limit, checked)
-    return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference, locales=reports,
-                       catalog_problems=catalog_problems(translator))
+    return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference,
+                       locales=[locale_report(report) for report in reports],
+                       catalog_problems=[invalid_message(problem) for problem in catalog_problems(translator)])
 
 
 # --- resources -----------------------------------------------------------------------------------------
 
 
-async def read_locales(ctx: ToolContext) -> dict[str, Any]:
+async def read_locales(ctx: I18nContext) -> dict[str, Any]:
     """i18n://locales: what i18n_list_locales returns."""
     return _locales_listing(session_translator(ctx)).model_dump(mode="json")
 
 
-async def complete_locale(value: str, arguments: dict[str, str], ctx: ToolContext) -> list[str]:
+async def complete_locale(value: str, arguments: dict[str, str], ctx: I18nContext) -> list[str]:
     """Completion for i18n://bundles/{locale}: the session's locales that start with what was typed
     (case-insensitive, `_` read as `-`)."""
     typed = value.replace("_", "-").lower()
     return sorted(code for code in session_translator(ctx).bundles if code.lower().startswith(typed))
 
 
-async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
+async def read_bundle(ctx: I18nContext, locale: str) -> dict[str, Any] | None:
     """i18n://bundles/{locale}: a bundle's message sources; None (not found) for an unknown locale."""
     try:
         code = parse_locale(locale).code
@@ -141,31 +151,19 @@ async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
     bundle = session_translator(ctx).bundles.get(code)
     if bundle is None:
         return None
-    return await anyio.to_thread.run_sync(_bundle_view, code, bundle)  # a project locale reads its files
-
-
-def _bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
-    """Each message as its file writes it: a text, or a plural's forms (by category; gettext: by index)."""
-    messages = bundle.messages
-    as_written = getattr(messages, "text", None)
-    return {
-        "locale": code,
-        "message_count": len(messages),
-        "messages": {key: (as_written(key) if as_written else None) or message.source
-                     for key in sorted(messages) if (message := messages.get(key)) is not None},
-    }
+    return await anyio.to_thread.run_sync(bundle_view, code, bundle)  # a project locale reads its files
 
 
 # --- helpers -------------------------------------------------------------------------------------------
 
 
-def session_translator(ctx: ToolContext) -> Translator:
+def session_translator(ctx: I18nContext) -> Translator:
     """This session's translator, created over the shared catalog on first use."""
-    translator = ctx.session_state.get("translator")
+    translator: Translator | None = ctx.session_state.get("translator")
     if translator is None:
         catalog: Catalog = ctx.state
         translator = ctx.session_state["translator"] = Translator(catalog)
-    return translator  # type: ignore[no-any-return]
+    return translator
 
 
 def _admitted(translator: Translator, locale: str, messages: object, merge: bool) -> BundleBuilder:
@@ -174,29 +172,6 @@ def _admitted(translator: Translator, locale: str, messages: object, merge: bool
     return builder
 
 
-def _problem_view(problem: FileProblem) -> dict[str, Any]:
-    return {"catalog": problem.catalog, "file": str(problem.path), "line": problem.line, "key": problem.key,
-            "reason": problem.reason}
-
-
 def _locales_listing(translator: Translator) -> ListLocalesOutput:
-    summaries = summarize_locales(translator)
+    summaries = [locale_summary(summary) for summary in summarize_locales(translator)]
     return ListLocalesOutput(locales=summaries, default_locale=translator.default_locale.code, total=len(summaries))
-
-
-class _DomainErrors:
-    """Turns the pack's domain errors into tool errors with the same code.
-
-    A class rather than `@contextmanager`: it guards `translate`, the pack's hot path, where a
-    generator-based context costs several times more. It keeps no state, so one instance serves.
-    """
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, traceback: object) -> None:
-        if isinstance(exc, I18nError):
-            raise ToolError(exc.code, exc.message, exc.data) from None
-
-
-_domain_errors = _DomainErrors()

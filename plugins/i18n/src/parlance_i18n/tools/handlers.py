@@ -1,15 +1,19 @@
 """What the pack registers: the tools' signatures, with the engine loaded on the first call.
 
 Registering a tool needs only its models (for `tools/list`); the catalog, ICU compiler and CLDR
-data in `tools` load when a client first uses the pack, not while `parlance serve` starts.
+data behind `engine` and `loop` load when a client first uses the pack, not while `parlance serve`
+starts. Until then each name holds a stand-in that loads its module on first use and puts the module
+in its place, so a later call costs one global read, and the type checker reads the real modules.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from parlance import ArgumentProblem, ToolContext, ToolError, ToolResult
+from parlance import ArgumentProblem, ToolError, ToolResult
 
+from parlance_i18n.tools.context import I18nContext
 from parlance_i18n.tools.models import (
     AddMessagesInput,
     AddMessagesOutput,
@@ -32,98 +36,94 @@ from parlance_i18n.tools.models import (
 )
 
 
-_engine: Any = None
-_loop_engine: Any = None
+class _OnFirstUse:
+    """A stand-in for an engine module: the first attribute read imports it and puts it in its place."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        module = importlib.import_module(f"parlance_i18n.tools.{self._name}")
+        globals()[self._name] = module
+        return getattr(module, attribute)
 
 
-def _tools() -> Any:
-    global _engine
-    if _engine is None:  # a module global read, not an import statement, on every later call
-        from parlance_i18n.tools import engine as tools
-
-        _engine = tools
-    return _engine
+if TYPE_CHECKING:
+    from parlance_i18n.tools import engine, loop
+else:
+    engine, loop = _OnFirstUse("engine"), _OnFirstUse("loop")
 
 
-async def translate(args: TranslateInput, ctx: ToolContext) -> TranslateOutput:
+async def translate(args: TranslateInput, ctx: I18nContext) -> ToolResult[TranslateOutput]:
     """Translate a message key into a locale, with fallback (exact, language, default locale, raw key)
     and ICU MessageFormat arguments: {name}, plural, select, selectordinal, number."""
-    return await _tools().translate(args, ctx)
+    return await engine.translate(args, ctx)
 
 
-async def add_messages(args: AddMessagesInput, ctx: ToolContext) -> AddMessagesOutput:
+async def add_messages(args: AddMessagesInput, ctx: I18nContext) -> AddMessagesOutput:
     """Register a locale's messages for this session, replacing its bundle (or merging with merge: true).
     Values are ICU MessageFormat strings; nested objects are flattened with dots."""
-    return await _tools().add_messages(args, ctx)
+    return await engine.add_messages(args, ctx)
 
 
-async def list_locales(args: NoInput, ctx: ToolContext) -> ListLocalesOutput:
+async def list_locales(args: NoInput, ctx: I18nContext) -> ListLocalesOutput:
     """List the locales with message bundles in this session, with counts, scripts and coverage."""
-    return await _tools().list_locales(args, ctx)
+    return await engine.list_locales(args, ctx)
 
 
-async def check(args: CheckInput, ctx: ToolContext) -> CheckOutput:
+async def check(args: CheckInput, ctx: I18nContext) -> CheckOutput:
     """Check bundles against the default locale: coverage, missing and extra keys, argument
     mismatches, and plural arguments missing CLDR categories the locale needs."""
-    return await _tools().check(args, ctx)
+    return await engine.check(args, ctx)
 
 
-def _loop() -> Any:
-    global _loop_engine
-    if _loop_engine is None:
-        from parlance_i18n.tools import loop as loop_tools
-
-        _loop_engine = loop_tools
-    return _loop_engine
-
-
-async def status(args: StatusInput, ctx: ToolContext) -> StatusOutput:
+async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
     """Per catalog and locale of the project's files: total, translated, missing, untranslated (still the
     source text), fuzzy/needs-review, invalid, stale (the source changed since) and coverage. Summary by
     default; details: true lists the keys."""
-    return await _loop().status(args, ctx)  # type: ignore[no-any-return]
+    return await loop.status(args, ctx)
 
 
-async def missing(args: MissingInput, ctx: ToolContext) -> ToolResult[MissingOutput]:
+async def missing(args: MissingInput, ctx: I18nContext) -> ToolResult[MissingOutput]:
     """A page of what to translate into a locale: each key's source text, placeholders to keep, the plural
     categories the locale needs, comments, glossary terms and similar translations; plus, as the text, a
     ready prompt whose JSON answer i18n_set_messages takes. Page on with next_cursor."""
-    return await _loop().missing(args, ctx)  # type: ignore[no-any-return]
+    return await loop.missing(args, ctx)
 
 
-async def set_messages(args: SetMessagesInput, ctx: ToolContext) -> WriteOutput:
+async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
     """Write translations into the project's catalog files. Each message is validated first (the format's
     syntax, the source's placeholders, every plural category, glossary terms, length): refused ones never
     reach a file, valid ones are written, one atomic replace per file. Answers per key and a unified diff."""
-    return await _loop().set_messages(args, ctx)  # type: ignore[no-any-return]
+    return await loop.set_messages(args, ctx)
 
 
-async def rename_key(args: RenameKeyInput, ctx: ToolContext) -> WriteOutput:
+async def rename_key(args: RenameKeyInput, ctx: I18nContext) -> WriteOutput:
     """Rename a key in every locale of a catalog (refused where the new key exists); dry_run shows the diff."""
-    return await _loop().rename_key(args, ctx)  # type: ignore[no-any-return]
+    return await loop.rename_key(args, ctx)
 
 
-async def delete_keys(args: DeleteKeysInput, ctx: ToolContext) -> WriteOutput:
+async def delete_keys(args: DeleteKeysInput, ctx: I18nContext) -> WriteOutput:
     """Delete keys in every locale of a catalog; dry_run shows the diff."""
-    return await _loop().delete_keys(args, ctx)  # type: ignore[no-any-return]
+    return await loop.delete_keys(args, ctx)
 
 
-async def translate_missing(args: TranslateMissingInput, ctx: ToolContext) -> ToolResult[TranslateMissingOutput]:
+async def translate_missing(args: TranslateMissingInput, ctx: I18nContext) -> ToolResult[TranslateMissingOutput]:
     """Translate what is missing in a locale with your model (MCP sampling) and write what validates. Without
     sampling, answers the work items and the prompt instead: translate them and call i18n_set_messages."""
-    return await _loop().translate_missing(args, ctx)  # type: ignore[no-any-return]
+    return await loop.translate_missing(args, ctx)
 
 
-async def read_locales(ctx: ToolContext) -> dict[str, Any]:
-    return await _tools().read_locales(ctx)
+async def read_locales(ctx: I18nContext) -> dict[str, Any]:
+    return await engine.read_locales(ctx)
 
 
-async def read_bundle(ctx: ToolContext, locale: str) -> dict[str, Any] | None:
-    return await _tools().read_bundle(ctx, locale)
+async def read_bundle(ctx: I18nContext, locale: str) -> dict[str, Any] | None:
+    return await engine.read_bundle(ctx, locale)
 
 
-async def complete_locale(value: str, arguments: dict[str, str], ctx: ToolContext) -> list[str]:
-    return await _tools().complete_locale(value, arguments, ctx)
+async def complete_locale(value: str, arguments: dict[str, str], ctx: I18nContext) -> list[str]:
+    return await engine.complete_locale(value, arguments, ctx)
 
 
 # Argument problems need no engine: a bad locale is answered without loading the catalog.

@@ -15,27 +15,26 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
 import anyio
-from parlance import SamplingFailed, SamplingUnavailable, ToolContext, ToolError, ToolResult
+from parlance import SamplingFailed, SamplingUnavailable, ToolError, ToolResult
 
-from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.errors import I18nError
 from parlance_i18n.locales import LocaleTag, parse_locale
-from parlance_i18n.loop.glossary import Glossary, StyleNotes, Term, load_glossary
+from parlance_i18n.loop.glossary import Glossary, StyleNotes, load_glossary
 from parlance_i18n.loop.lockfile import SourceLock
 from parlance_i18n.loop.prompting import render_prompt
-from parlance_i18n.loop.status import LocaleStatus, catalog_status, catalog_views
+from parlance_i18n.loop.status import catalog_status, catalog_views
 from parlance_i18n.loop.workitems import WorkItem, work_items
 from parlance_i18n.loop.writes import WritePlan, apply, plan_delete_keys, plan_rename_key, plan_set_messages
+from parlance_i18n.model.catalog import Catalog
+from parlance_i18n.model.project import Project, ProjectLocale
+from parlance_i18n.settings import I18nSettings
+from parlance_i18n.tools.context import I18nContext
 from parlance_i18n.tools.models import (
     DeleteKeysInput,
-    Example,
-    GlossaryTerm,
-    KeyResult,
     LocaleStatusReport,
     MissingInput,
     MissingOutput,
@@ -48,8 +47,7 @@ from parlance_i18n.tools.models import (
     WorkItemView,
     WriteOutput,
 )
-from parlance_i18n.model.project import Project, ProjectLocale
-from parlance_i18n.settings import I18nSettings
+from parlance_i18n.tools.wire import domain_or_argument_errors, key_result, locale_status, work_item
 
 __all__ = ["delete_keys", "missing", "rename_key", "set_messages", "status", "translate_missing"]
 
@@ -62,9 +60,9 @@ _SAMPLE_MAX_TOKENS = 8192
 # --- reading -------------------------------------------------------------------------------------------
 
 
-async def status(args: StatusInput, ctx: ToolContext) -> StatusOutput:
+async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
     project = _project(ctx)
-    with _domain_errors():
+    with domain_or_argument_errors:
         locales = [_locale(project, args.locale)] if args.locale is not None else list(project.locales.values())
     source = _source(project)
     lock = _lock(ctx, project)
@@ -76,15 +74,15 @@ async def status(args: StatusInput, ctx: ToolContext) -> StatusOutput:
                 continue
             _refresh(source, target)
             for found in catalog_status(project, source, target, lock, catalog=args.catalog, limit=args.limit):
-                reports.append(_status_view(found, details=args.details))
+                reports.append(locale_status(found, details=args.details))
         return reports
 
-    with _domain_errors():  # an unknown catalog, a lock file that is not one: sentences, not crashes
+    with domain_or_argument_errors:  # an unknown catalog, a lock file that is not one: sentences, not crashes
         catalogs = await anyio.to_thread.run_sync(build)
     return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs)
 
 
-async def missing(args: MissingInput, ctx: ToolContext) -> ToolResult[MissingOutput]:
+async def missing(args: MissingInput, ctx: I18nContext) -> ToolResult[MissingOutput]:
     page = await _work_page(ctx, args.locale, args.catalog, args.limit, args.cursor)
     output = MissingOutput(locale=page.code, items=page.views, next_cursor=page.next_cursor)
     text = page.prompt or f"Nothing is missing in {page.code}" + (f" ({args.catalog})" if args.catalog else "") + "."
@@ -105,10 +103,10 @@ class _Page:
         return self.target.tag.code
 
 
-async def _work_page(ctx: ToolContext, locale: str, catalog: str | None, limit: int, cursor: str | None) -> _Page:
+async def _work_page(ctx: I18nContext, locale: str, catalog: str | None, limit: int, cursor: str | None) -> _Page:
     """A page of work items for `locale`, read off the event loop, and the prompt that translates it."""
     project = _project(ctx)
-    with _domain_errors():
+    with domain_or_argument_errors:
         target = _locale(project, locale, create_hint=True)
     source = _source(project)
 
@@ -119,26 +117,26 @@ async def _work_page(ctx: ToolContext, locale: str, catalog: str | None, limit: 
                                         lock=_lock(ctx, project))
         return items, next_cursor, notes
 
-    with _domain_errors():  # a bad glossary file or cursor: a sentence naming it
+    with domain_or_argument_errors:  # a bad glossary file or cursor: a sentence naming it
         items, next_cursor, notes = await anyio.to_thread.run_sync(build)
     prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag) if items else ""
     root = _root(ctx)
-    return _Page(project, target, items, [_item_view(item, root) for item in items], next_cursor, prompt)
+    return _Page(project, target, items, [work_item(item, root) for item in items], next_cursor, prompt)
 
 
 # --- writing -------------------------------------------------------------------------------------------
 
 
-async def set_messages(args: SetMessagesInput, ctx: ToolContext) -> WriteOutput:
+async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
     project = _project(ctx)
-    with _domain_errors():
+    with domain_or_argument_errors:
         target = _locale(project, args.locale, create_hint=True)
     return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, args.dry_run)
 
 
-async def _set(ctx: ToolContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
+async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
                catalog: str | None, allow_new_keys: bool, dry_run: bool) -> WriteOutput:
-    settings: I18nSettings = ctx.settings or I18nSettings()
+    settings = _settings(ctx)
     limit = settings.max_message_chars
     too_long = sorted(key for key, value in messages.items()
                       if len(key) > limit or any(len(text) > limit for text in _texts(value)))
@@ -160,7 +158,7 @@ def _texts(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else [v for v in value.values() if isinstance(v, str)]
 
 
-async def rename_key(args: RenameKeyInput, ctx: ToolContext) -> WriteOutput:
+async def rename_key(args: RenameKeyInput, ctx: I18nContext) -> WriteOutput:
     project = _project(ctx)
     locales = list(project.locales.values())
     return await _write(ctx, project, args.dry_run,
@@ -168,14 +166,14 @@ async def rename_key(args: RenameKeyInput, ctx: ToolContext) -> WriteOutput:
                                                 catalog=args.catalog))
 
 
-async def delete_keys(args: DeleteKeysInput, ctx: ToolContext) -> WriteOutput:
+async def delete_keys(args: DeleteKeysInput, ctx: I18nContext) -> WriteOutput:
     project = _project(ctx)
     locales = list(project.locales.values())
     return await _write(ctx, project, args.dry_run,
                         lambda: plan_delete_keys(locales, list(args.keys), catalog=args.catalog))
 
 
-async def translate_missing(args: TranslateMissingInput, ctx: ToolContext) -> ToolResult[TranslateMissingOutput]:
+async def translate_missing(args: TranslateMissingInput, ctx: I18nContext) -> ToolResult[TranslateMissingOutput]:
     """Sampling when the client offers it; otherwise the work items and the prompt (never an error)."""
     page = await _work_page(ctx, args.locale, args.catalog, args.limit, None)
     code = page.code
@@ -197,7 +195,7 @@ async def translate_missing(args: TranslateMissingInput, ctx: ToolContext) -> To
                                    f"{written.unchanged} unchanged in {code}.\n{written.diff}")
 
 
-async def _write(ctx: ToolContext, project: Project, dry_run: bool,
+async def _write(ctx: I18nContext, project: Project, dry_run: bool,
                  plan: Any, record: ProjectLocale | None = None) -> WriteOutput:
     notes: list[str] = []
 
@@ -205,8 +203,7 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
         planned: WritePlan = plan()
         if dry_run:
             return planned
-        _refuse_links_out_of_catalogs(project, planned)
-        done = apply(planned)
+        done = apply(planned)  # refuses a file that leads outside its catalog's folder, writing nothing
         for locale in project.locales.values():  # an .xcstrings file is every locale's
             if any(file.path in done.files for file in locale.files):
                 locale.reload()  # every session's next translate sees what was written
@@ -223,10 +220,10 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
                                                        "bytes_after": len(after)})
         return done
 
-    with _domain_errors():
+    with domain_or_argument_errors:
         done = await anyio.to_thread.run_sync(run)
     root = _root(ctx)  # paths as the project's own: relative to parlance.toml's folder
-    results = [KeyResult(o.key, o.status, list(o.reasons), _relative(o.file, root)) for o in done.outcomes]
+    results = [key_result(outcome, root) for outcome in done.outcomes]
     counts = {status: sum(1 for r in results if r.status == status) for status in ("written", "unchanged", "refused")}
     if not dry_run:
         logger.info("i18n.messages_written", extra=counts)
@@ -234,33 +231,7 @@ async def _write(ctx: ToolContext, project: Project, dry_run: bool,
                        refused=counts["refused"], results=results, diff=done.diff(root), notes=notes)
 
 
-def _refuse_links_out_of_catalogs(project: Project, planned: WritePlan) -> None:
-    """Parlance writes only inside each catalog's own folder (the part of its path before any
-    placeholder): a catalog file that is a link to a file elsewhere (a cloned repository can hold
-    one) is refused, and nothing is written."""
-    bases = {source.label: _fixed_prefix(source.path) for source in project.sources}
-    files = {file.path: file for locale in project.locales.values() for file in locale.files}
-    for path in planned.files:
-        file = files.get(path)
-        base = Path(os.path.realpath(bases[file.catalog])) if file is not None else None
-        real = Path(os.path.realpath(path))
-        if base is None or not real.is_relative_to(base):
-            raise ToolError("UNSAFE_PATH", f"{path} leads outside its catalog's folder (to {real}): Parlance writes "
-                                           "only inside it, so nothing was written; replace the link with the file",
-                            {"file": str(path)})
-
-
-def _fixed_prefix(path: Path) -> Path:
-    """The folders of a catalog path before its first placeholder (the file's folder without one)."""
-    parts = []
-    for part in path.parts[:-1]:
-        if "{" in part:
-            break
-        parts.append(part)
-    return Path(*parts) if parts else Path(".")
-
-
-def _record_sources(ctx: ToolContext, project: Project, target: ProjectLocale, done: WritePlan) -> None:
+def _record_sources(ctx: I18nContext, project: Project, target: ProjectLocale, done: WritePlan) -> None:
     """Note the source text each written translation was made from, so a later change makes it stale."""
     written = {outcome.key for outcome in done.outcomes if outcome.status == "written"}
     if not written:
@@ -275,7 +246,7 @@ def _record_sources(ctx: ToolContext, project: Project, target: ProjectLocale, d
 # --- helpers -------------------------------------------------------------------------------------------
 
 
-def _project(ctx: ToolContext) -> Project:
+def _project(ctx: I18nContext) -> Project:
     catalog: Catalog = ctx.state
     if catalog.project is None:
         raise ToolError("NO_CATALOGS", "no project catalogs are configured: add a [[packs.i18n.catalogs]] entry "
@@ -311,48 +282,25 @@ def _refresh(*locales: ProjectLocale) -> None:
             locale.reload()
 
 
-def _lock(ctx: ToolContext, project: Project) -> SourceLock:
-    settings: I18nSettings = ctx.settings or I18nSettings()
+def _settings(ctx: I18nContext) -> I18nSettings:
+    """The pack's settings (the defaults when parlance.toml has no [packs.i18n])."""
+    return ctx.settings or I18nSettings()
+
+
+def _lock(ctx: I18nContext, project: Project) -> SourceLock:
+    settings = _settings(ctx)
     return SourceLock(settings.lock_file)  # the host resolved it beside parlance.toml
 
 
-def _root(ctx: ToolContext) -> Path:
+def _root(ctx: I18nContext) -> Path:
     """The project's folder: where parlance.toml is, which the host resolved the lock file against."""
-    settings: I18nSettings = ctx.settings or I18nSettings()
+    settings = _settings(ctx)
     return settings.lock_file.parent
 
 
-def _relative(file: str | None, root: Path) -> str | None:
-    if file is None:
-        return None
-    path = Path(file)
-    return path.relative_to(root).as_posix() if path.is_relative_to(root) else file
-
-
-def _glossary(ctx: ToolContext, tag: LocaleTag) -> tuple[Glossary, StyleNotes]:
-    settings: I18nSettings = ctx.settings or I18nSettings()
+def _glossary(ctx: I18nContext, tag: LocaleTag) -> tuple[Glossary, StyleNotes]:
+    settings = _settings(ctx)
     return load_glossary(tag, ctx.language_packs, list(settings.glossaries))
-
-
-def _status_view(found: LocaleStatus, *, details: bool) -> LocaleStatusReport:
-    if details:
-        return found
-    return dataclasses.replace(found, missing_keys=[], untranslated_keys=[], fuzzy_keys=[], stale_keys=[],
-                               invalid_messages=[])
-
-
-def _item_view(item: WorkItem, root: Path) -> WorkItemView:
-    return WorkItemView(
-        key=item.key, source=item.source, reason=item.reason, placeholders=list(item.placeholders),
-        plural_categories=list(item.plural_categories), catalog=item.catalog, file=_relative(item.file, root),
-        comment=item.comment, context=item.context, max_length=item.max_length,
-        glossary=[_term_view(term) for term in item.glossary],
-        examples=[Example(source, translation) for source, translation in item.examples],
-    )
-
-
-def _term_view(term: Term) -> GlossaryTerm:
-    return GlossaryTerm(term.source, term.target)
 
 
 def _work_items_result(page: _Page, why: str) -> ToolResult[TranslateMissingOutput]:
@@ -377,15 +325,3 @@ def _parse_answer(text: str, keys: set[str]) -> dict[str, Any] | None:
     return {key: value for key, value in found.items()
             if key in keys and (isinstance(value, str) or (isinstance(value, dict)
                                                            and all(isinstance(v, str) for v in value.values())))}
-
-
-class _domain_errors:  # noqa: N801 - used as a context manager
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, traceback: object) -> None:
-        if isinstance(exc, I18nError):
-            raise ToolError(exc.code, exc.message, exc.data) from None
-        if isinstance(exc, ValueError) and kind is ValueError:  # a stale cursor and the like: a sentence for the caller
-            raise ToolError("INVALID_ARGUMENTS", str(exc)) from None
-

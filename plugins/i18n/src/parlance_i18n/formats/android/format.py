@@ -58,8 +58,8 @@ from parlance_i18n.formats.shared.messages import FixedText, Relabeled, TextMess
 from parlance_i18n.formats.shared.placeholders import printf_placeholders
 from parlance_i18n.formats.shared.spelling import LEGACY_LANGUAGES, locale_or_none
 from parlance_i18n.formats.shared.xmltext import XmlFile, XmlNode, scan, unescape
-from parlance_i18n.locales import LocaleTag
 from parlance_i18n.icu.plurals import PluralRules, as_number, plural_rules
+from parlance_i18n.locales import LocaleTag
 
 __all__ = ["AndroidFormat", "AndroidMessages"]
 

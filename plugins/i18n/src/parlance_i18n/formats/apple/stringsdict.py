@@ -30,14 +30,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlance_i18n.formats.apple.base import AppleFormat
-from parlance_i18n.formats.base import CatalogFileError, Document, Problem, Renderable, Value
 from parlance_i18n.formats.apple.foundation_plural import VARIABLE, EntryTexts, PluralFormat, entry_problem
+from parlance_i18n.formats.base import CatalogFileError, Document, Problem, Renderable, Value
 from parlance_i18n.formats.shared.messages import TextMessages, first_one_used
 from parlance_i18n.formats.shared.spelling import lproj_locale
 from parlance_i18n.formats.shared.xmledit import XmlDocument, content_edit, escape_text, line_extent
 from parlance_i18n.formats.shared.xmltext import COMMENT, XmlFile, XmlNode, scan, unescape
-from parlance_i18n.locales import LocaleTag
 from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
+from parlance_i18n.locales import LocaleTag
 
 __all__ = ["FORMAT_KEY", "PLIST_DOCTYPES", "StringsdictDocument", "StringsdictFormat", "StringsdictMessages"]
 

@@ -29,15 +29,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlance_i18n.formats.apple.base import AppleFormat
-from parlance_i18n.formats.base import CatalogFileError, Document, Problem, Renderable, Value
 from parlance_i18n.formats.apple.foundation_plural import foundation_category
+from parlance_i18n.formats.base import CatalogFileError, Document, Problem, Renderable, Value
 from parlance_i18n.formats.shared.jsontext import JsonDocument, Path
 from parlance_i18n.formats.shared.messages import TextMessages
 from parlance_i18n.formats.shared.printf import PrintfMessage, compile_printf
 from parlance_i18n.formats.shared.spelling import locale_or_none, spells
-from parlance_i18n.locales import LocaleTag
 from parlance_i18n.icu.messageformat import PluralUse
 from parlance_i18n.icu.plurals import PluralRules, plural_rules
+from parlance_i18n.locales import LocaleTag
 
 __all__ = ["XcstringsDocument", "XcstringsFormat", "XcstringsMessages"]
 

@@ -29,9 +29,9 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from parlance_i18n.locales import LocaleTag
 from parlance_i18n.icu.messageformat import PluralUse
 from parlance_i18n.icu.plurals import as_number, plural_rules
+from parlance_i18n.locales import LocaleTag
 
 __all__ = [
     "GERMANIC",

@@ -38,8 +38,8 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from parlance_i18n.locales import LocaleTag, babel_locale, likely_region
 from parlance_i18n.icu.messageformat import PluralUse
+from parlance_i18n.locales import LocaleTag, babel_locale, likely_region
 
 __all__ = ["JavaMessage", "check_pattern", "compile_java_message"]
 

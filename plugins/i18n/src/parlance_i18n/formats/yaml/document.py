@@ -16,6 +16,16 @@ from __future__ import annotations
 import re
 
 from parlance_i18n.formats.base import Value
+from parlance_i18n.formats.shared.textedit import (
+    TextDocument,
+    back_over_line_break,
+    first_line_break,
+    line_end,
+    line_start,
+    next_line,
+    previous_line_start,
+)
+from parlance_i18n.formats.yaml.keys import MAX_DEPTH, PLURAL_KEYS, key_name, locale_root
 from parlance_i18n.formats.yaml.psych import (
     Alias,
     Map,
@@ -31,16 +41,6 @@ from parlance_i18n.formats.yaml.psych import (
     resolve,
     text_of,
 )
-from parlance_i18n.formats.shared.textedit import (
-    TextDocument,
-    back_over_line_break,
-    first_line_break,
-    line_end,
-    line_start,
-    next_line,
-    previous_line_start,
-)
-from parlance_i18n.formats.yaml.keys import MAX_DEPTH, PLURAL_KEYS, key_name, locale_root
 from parlance_i18n.locales import LocaleTag
 
 __all__ = ["YamlDocument"]

@@ -37,6 +37,9 @@ from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.formats.base import CatalogFormat, Problem, Renderable, Value
 from parlance_i18n.formats.shared.messages import TextMessages, later_one_used
+from parlance_i18n.formats.shared.textedit import line_starts
+from parlance_i18n.formats.yaml.interpolation import RailsMessage, RailsPlural, reserved_name
+from parlance_i18n.formats.yaml.keys import MAX_DEPTH, PLURAL_KEYS, key_name, locale_root
 from parlance_i18n.formats.yaml.psych import (
     Map,
     Node,
@@ -48,11 +51,8 @@ from parlance_i18n.formats.yaml.psych import (
     resolve,
     symbol_name,
 )
-from parlance_i18n.formats.yaml.interpolation import RailsMessage, RailsPlural, reserved_name
-from parlance_i18n.formats.yaml.keys import MAX_DEPTH, PLURAL_KEYS, key_name, locale_root
-from parlance_i18n.formats.shared.textedit import line_starts
-from parlance_i18n.locales import LocaleTag
 from parlance_i18n.icu.plurals import plural_rules
+from parlance_i18n.locales import LocaleTag
 
 if TYPE_CHECKING:  # the editor loads when a file is edited, not when it is read
     from parlance_i18n.formats.yaml.document import YamlDocument

@@ -6,10 +6,10 @@
 from __future__ import annotations
 
 from parlance_i18n.formats.base import CatalogFileError
-from parlance_i18n.formats.yaml.psych import Map, Node, Scalar, resolve, ruby_integer, symbol_name
 from parlance_i18n.formats.shared.spelling import spells
-from parlance_i18n.locales import LocaleTag
+from parlance_i18n.formats.yaml.psych import Map, Node, Scalar, resolve, ruby_integer, symbol_name
 from parlance_i18n.icu.plurals import CATEGORIES
+from parlance_i18n.locales import LocaleTag
 
 __all__ = ["MAX_DEPTH", "PLURAL_KEYS", "key_name", "locale_root"]
 

@@ -16,7 +16,8 @@ operation on a conflict found when planning (the new key exists somewhere, the o
 longer applies, or the disk refuses), the files before it stay written and the outcomes say which
 file was refused, so a rename can be left done in some locales; run it again once that file is fixed.
 
-`apply` writes each changed file with `store.edit_file` (atomic replace, per-file locks). The
+`apply` writes each changed file with `store.edit_file` (atomic replace, per-file locks), after
+checking that every one leads inside its catalog's folder (none is written when one does not). The
 change it applies is the plan's edits, replayed on whatever the file holds when it is written: if
 someone changed the file since it was planned, their change stays and the planned edits are made
 again on top of it; when they no longer apply (the key was deleted meanwhile) that file's messages

@@ -10,7 +10,8 @@ from typing import Any
 
 from parlance_i18n.formats import CatalogFileError, Document, LocaleMessages
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.model.project import MAX_FILE_BYTES, CatalogFile
+from parlance_i18n.model.project import CatalogFile
+from parlance_i18n.store import MAX_FILE_BYTES
 
 __all__ = ["Reader", "in_catalog"]
 

@@ -26,7 +26,7 @@ def plan_rename_key(target_locales: list[ProjectLocale], old: str, new: str, *,
     reader = Reader()
     reasons: list[str] = []
     edits: dict[Path, list[Step]] = {}
-    tags: dict[Path, LocaleTag] = {}
+    edited_as: dict[Path, CatalogFile] = {}
     for path, files in _by_path(target_locales, catalog).items():
         for file in files:
             document = reader.document(file)
@@ -44,12 +44,12 @@ def plan_rename_key(target_locales: list[ProjectLocale], old: str, new: str, *,
                 continue
             renames = tuple((part, fmt.renamed_key(part, old, new)) for part in parts)
             edits.setdefault(path, []).append(Edits(fmt, file.tag, (), renames))
-            tags.setdefault(path, file.tag)
+            edited_as.setdefault(path, file)
     if not edits and not reasons:
         reasons.append(f"no file{_of(catalog)} has {old!r}")
     if reasons:
         return WritePlan([KeyOutcome(old, "refused", list(dict.fromkeys(reasons)))], {})
-    return plan_steps(reader, old, edits, tags)
+    return plan_steps(reader, old, edits, edited_as)
 
 
 def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
@@ -59,7 +59,7 @@ def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
     reader = Reader()
     found: dict[str, list[Path]] = {key: [] for key in keys}
     edits: dict[Path, list[Step]] = {}
-    tags: dict[Path, LocaleTag] = {}
+    edited_as: dict[Path, CatalogFile] = {}
     unreadable: list[str] = []
     for path, files in _by_path(target_locales, catalog).items():
         fmt = files[0].format
@@ -70,7 +70,7 @@ def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
                 unreadable.append(f"{path} cannot be read ({reader.errors[path]})")
             if present:
                 edits[path] = [DropEntries(fmt, tuple(present))]
-                tags[path] = files[0].tag
+                edited_as[path] = files[0]
                 for key in present:
                     found[key].append(path)
             continue
@@ -88,14 +88,14 @@ def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
                         found[key].append(path)
             if writes:
                 edits.setdefault(path, []).append(Edits(file.format, file.tag, tuple(writes)))
-                tags.setdefault(path, file.tag)
-    plan = plan_steps(reader, None, edits, tags, found)
+                edited_as.setdefault(path, file)
+    plan = plan_steps(reader, None, edits, edited_as, found)
     missing = [KeyOutcome(key, "refused", [f"no file{_of(catalog)} has {key!r}", *unreadable])
                for key, paths in found.items() if not paths]
     return WritePlan(plan.outcomes + missing, plan.files, plan.replay)
 
 
-def plan_steps(reader: Reader, key: str | None, edits: dict[Path, list[Step]], tags: dict[Path, LocaleTag],
+def plan_steps(reader: Reader, key: str | None, edits: dict[Path, list[Step]], edited_as: dict[Path, CatalogFile],
                 found: dict[str, list[Path]] | None = None) -> WritePlan:
     """Run each file's steps on its bytes now; outcomes per (key, file). Refused as a whole when a
     step fails (a format that cannot take the edit), so no file is left half renamed."""
@@ -126,7 +126,7 @@ def plan_steps(reader: Reader, key: str | None, edits: dict[Path, list[Step]], t
     for k in keys:
         paths = list(files) if found is None else [p for p in found[k] if p in files]
         outcomes += [KeyOutcome(k, "written", [], str(path)) for path in paths]
-    replay = {path: (tags[path], tuple(edits[path])) for path in files}
+    replay = {path: (edited_as[path], tuple(edits[path])) for path in files}
     return WritePlan(outcomes, files, replay)
 
 

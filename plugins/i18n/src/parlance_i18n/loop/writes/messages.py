@@ -53,14 +53,14 @@ def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Ma
 
     results: dict[str, KeyOutcome] = {}
     files: dict[Path, tuple[bytes, bytes]] = {}
-    replay: dict[Path, tuple[LocaleTag, tuple[Step, ...]]] = {}
+    replay: dict[Path, tuple[CatalogFile, tuple[Step, ...]]] = {}
     for path, (file, items) in router.by_file().items():
         outcomes, after, writes = _plan_file(router.reader, file, items)
         results.update(outcomes)
         before = router.reader.data(path)
         if after is not None and before is not None and after != before:
             files[path] = (before, after)
-            replay[path] = (file.tag, (Edits(file.format, file.tag, tuple(writes)),))
+            replay[path] = (file, (Edits(file.format, file.tag, tuple(writes)),))
     for key, reasons in router.refused.items():
         chosen = router.chosen.get(key)
         results[key] = KeyOutcome(key, "refused", reasons, str(chosen.path) if chosen else None)

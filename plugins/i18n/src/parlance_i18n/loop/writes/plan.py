@@ -11,7 +11,8 @@ from typing import Literal, Protocol
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, Document, LocaleMessages, Value
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.forms import Write, write_into
-from parlance_i18n.store import ATTEMPTS, ConcurrentChange, edit_file, unified_diff
+from parlance_i18n.model.project import CatalogFile
+from parlance_i18n.store import ATTEMPTS, ConcurrentChange, check_inside, edit_file, unified_diff
 
 __all__ = ["DropEntries", "Edits", "KeyOutcome", "Status", "Step", "WritePlan", "apply", "document_reason"]
 
@@ -39,12 +40,12 @@ class Step(Protocol):
 class WritePlan:
     """Per key what happens, and per file its bytes (before, after) for the files that change.
 
-    `replay` holds the edits themselves, which `apply` makes again on the file as it is then.
+    `replay` holds the edits themselves, which `apply` makes again on the file (as it is then) it edits.
     """
 
     outcomes: list[KeyOutcome]
     files: dict[Path, tuple[bytes, bytes]]
-    replay: dict[Path, tuple[LocaleTag, tuple[Step, ...]]] = field(default_factory=dict, repr=False, compare=False)
+    replay: dict[Path, tuple[CatalogFile, tuple[Step, ...]]] = field(default_factory=dict, repr=False, compare=False)
 
     def diff(self, root: Path | None = None) -> str:
         """A unified diff of every file that changes, paths relative to `root` when given."""
@@ -59,15 +60,19 @@ def apply(plan: WritePlan, *, attempts: int = ATTEMPTS) -> WritePlan:
 
     A file changed since it was planned gets the planned edits again on its current text; when they
     no longer apply, or the file cannot be written, its keys are refused naming why and it is left
-    unchanged. The other files are written all the same.
+    unchanged. The other files are written all the same. When a file leads outside its catalog's
+    folder, `store.UnsafePath` is raised before anything is written.
     """
+    for path in plan.files:
+        check_inside(path, plan.replay[path][0].folder)
     files: dict[Path, tuple[bytes, bytes]] = {}
     failed: dict[str, str] = {}
     unchanged: set[str] = set()
     for path, (before, after) in plan.files.items():
-        tag, steps = plan.replay[path]
+        file, steps = plan.replay[path]
         try:
-            result = edit_file(path, _Replay(steps, before, after), tag, _run, attempts=attempts)
+            result = edit_file(path, _Replay(steps, before, after), file.tag, _run, within=file.folder,
+                               attempts=attempts)
         except ConcurrentChange as exc:
             failed[str(path)] = exc.message
             continue

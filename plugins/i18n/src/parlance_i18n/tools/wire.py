@@ -1,0 +1,164 @@
+"""Where the domain meets the wire: the one place results of `model/` and `loop/` become the tools'
+output models (`tools/models.py`), and the pack's domain errors become `ToolError`s.
+
+The domain's results are plain dataclasses that know nothing of MCP; the wire models are what
+`tools/list` publishes as output schemas, so they change only when the tools' answers do. Keeping
+the two apart lets either side move without the other: a field the domain adds is not on the wire
+until it is converted here.
+
+    domain_errors                 I18nError -> ToolError with the same code, message and data
+    domain_or_argument_errors     the same, and a bare ValueError (a sentence about an argument the
+                                  domain found wrong: a stale cursor) -> INVALID_ARGUMENTS
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+from parlance import ToolError
+
+from parlance_i18n.errors import I18nError
+from parlance_i18n.model.project import ProjectLocale
+from parlance_i18n.tools import models
+
+if TYPE_CHECKING:  # read, not built: the seed's tools need not load the localization loop's modules
+    from parlance_i18n.loop.status import LocaleStatus
+    from parlance_i18n.loop.workitems import WorkItem
+    from parlance_i18n.loop.writes import KeyOutcome
+    from parlance_i18n.model.bundles import Bundle
+    from parlance_i18n.model.checks import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
+    from parlance_i18n.model.project import FileProblem
+
+__all__ = [
+    "bundle_view",
+    "domain_errors",
+    "domain_or_argument_errors",
+    "invalid_message",
+    "key_result",
+    "locale_report",
+    "locale_status",
+    "locale_summary",
+    "relative",
+    "skipped_message",
+    "work_item",
+]
+
+
+# --- results -------------------------------------------------------------------------------------------
+
+
+def locale_summary(found: LocaleSummary) -> models.LocaleSummary:
+    return models.LocaleSummary(found.code, found.language, found.region, found.message_count, found.script,
+                                found.display_name, found.coverage)
+
+
+def locale_report(found: LocaleReport) -> models.LocaleReport:
+    return models.LocaleReport(
+        found.code, found.message_count, found.coverage,
+        missing_count=found.missing_count, missing_keys=found.missing_keys,
+        extra_count=found.extra_count, extra_keys=found.extra_keys,
+        argument_mismatches=[_argument_mismatch(m) for m in found.argument_mismatches],
+        plural_gaps=[_plural_gap(g) for g in found.plural_gaps],
+        invalid_count=found.invalid_count, invalid_messages=[invalid_message(m) for m in found.invalid_messages],
+    )
+
+
+def invalid_message(found: InvalidMessage) -> models.InvalidMessage:
+    return models.InvalidMessage(found.catalog, found.file, found.line, found.key, found.reason)
+
+
+def locale_status(found: LocaleStatus, *, details: bool) -> models.LocaleStatusReport:
+    """One catalog's status in one locale; the keys behind the counts only with `details`."""
+    return models.LocaleStatusReport(
+        catalog=found.catalog, locale=found.locale, total=found.total, translated=found.translated,
+        missing=found.missing, untranslated=found.untranslated, fuzzy=found.fuzzy, invalid=found.invalid,
+        stale=found.stale, coverage=found.coverage,
+        missing_keys=found.missing_keys if details else [],
+        untranslated_keys=found.untranslated_keys if details else [],
+        fuzzy_keys=found.fuzzy_keys if details else [],
+        stale_keys=found.stale_keys if details else [],
+        invalid_messages=[models.SkippedMessage(m.key, m.reason) for m in found.invalid_messages] if details else [],
+    )
+
+
+def work_item(item: WorkItem, root: Path) -> models.WorkItemView:
+    """A work item, its file relative to the project's folder."""
+    return models.WorkItemView(
+        key=item.key, source=item.source, reason=cast(Literal["missing", "untranslated", "stale"], item.reason),
+        placeholders=list(item.placeholders), plural_categories=list(item.plural_categories), catalog=item.catalog,
+        file=relative(item.file, root), comment=item.comment, context=item.context, max_length=item.max_length,
+        glossary=[models.GlossaryTerm(term.source, term.target) for term in item.glossary],
+        examples=[models.Example(source, translation) for source, translation in item.examples],
+    )
+
+
+def key_result(outcome: KeyOutcome, root: Path) -> models.KeyResult:
+    """What a write did with one key, its file relative to the project's folder."""
+    return models.KeyResult(outcome.key, outcome.status, list(outcome.reasons), relative(outcome.file, root))
+
+
+def skipped_message(problem: FileProblem) -> dict[str, Any]:
+    """A message skipped in a catalog file, as i18n_translate's `_meta` tells it."""
+    return {"catalog": problem.catalog, "file": str(problem.path), "line": problem.line, "key": problem.key,
+            "reason": problem.reason}
+
+
+def bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
+    """i18n://bundles/{locale}: each message as its file writes it (a text, or a plural's forms by
+    category; gettext: by index), or its source when it is held in memory. Reads a project locale's
+    files: run it off the event loop."""
+    messages = bundle.messages
+    as_written = messages.text if isinstance(messages, ProjectLocale) else None
+    return {
+        "locale": code,
+        "message_count": len(messages),
+        "messages": {key: (as_written(key) if as_written else None) or message.source
+                     for key in sorted(messages) if (message := messages.get(key)) is not None},
+    }
+
+
+def relative(file: str | None, root: Path) -> str | None:
+    """`file` relative to the project's folder `root` (as the project names it), else as it is."""
+    if file is None:
+        return None
+    path = Path(file)
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else file
+
+
+def _argument_mismatch(found: ArgumentMismatch) -> models.ArgumentMismatch:
+    return models.ArgumentMismatch(found.key, found.missing, found.unexpected)
+
+
+def _plural_gap(found: PluralGap) -> models.PluralGap:
+    return models.PluralGap(found.key, found.argument, found.ordinal, found.missing)
+
+
+# --- errors --------------------------------------------------------------------------------------------
+
+
+class _DomainErrors:
+    """Turns the pack's domain errors into tool errors with the same code (and, when asked, a bare
+    ValueError into INVALID_ARGUMENTS: the loop's domain says so of a cursor it did not give out).
+
+    A class rather than `@contextmanager`: it guards `i18n_translate`, the pack's hot path, where a
+    generator-based context costs several times more. It keeps no state, so one instance serves.
+    """
+
+    __slots__ = ("_arguments",)
+
+    def __init__(self, *, arguments: bool) -> None:
+        self._arguments = arguments
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, traceback: object) -> None:
+        if isinstance(exc, I18nError):
+            raise ToolError(exc.code, exc.message, exc.data) from None
+        if self._arguments and kind is ValueError:  # exactly ValueError: its subclasses are bugs, not sentences
+            raise ToolError("INVALID_ARGUMENTS", str(exc)) from None
+
+
+domain_errors = _DomainErrors(arguments=False)
+domain_or_argument_errors = _DomainErrors(arguments=True)
