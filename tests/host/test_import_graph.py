@@ -310,7 +310,8 @@ def draw_layers_dot(graph: dict[str, set[str]], package: str) -> str:
     lines = [f"digraph {package}_layers {{", "  rankdir=TB;", '  node [shape=box, fontname="Helvetica"];']
     for name, prefixes in layers:
         short = ", ".join(p.removeprefix(package + ".") or package for p in prefixes)
-        lines.append(f'  "{name}" [label="{name}\\n{short}"];')
+        label = name if short == name else f"{name}\\n{short}"
+        lines.append(f'  "{name}" [label="{label}"];')
     for name, _ in layers:
         lines += [f'  "{name}" -> "{target}";' for target in sorted(folded[name])]
     lines.append("}")
@@ -416,6 +417,16 @@ def test_the_layer_drawing_runs(capsys: pytest.CaptureFixture[str]) -> None:
         assert main(["--package", package, "--dot"]) == status
         text, dot = capsys.readouterr().out.split("digraph", 1)
         assert "layers, top first" in text and '"' + LAYERS[package][-1][0] + '" ->' in dot
+
+
+def test_the_architecture_pictures_match_the_code() -> None:
+    """ARCHITECTURE.md shows these drawings: a change to the imports redraws them (docs/architecture/render)."""
+    graph = import_graph()
+    drawn = {"packages.dot": draw_dot(graph), "host-layers.dot": draw_layers_dot(graph, "parlance"),
+             "i18n-layers.dot": draw_layers_dot(graph, "parlance_i18n")}
+    folder = ROOT / "docs" / "architecture"
+    stale = [name for name, text in drawn.items() if (folder / name).read_text(encoding="utf-8") != text + "\n"]
+    assert stale == [], f"{', '.join(stale)} no longer match the imports: run docs/architecture/render and commit"
 
 
 if __name__ == "__main__":
