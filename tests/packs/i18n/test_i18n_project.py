@@ -175,3 +175,19 @@ def test_check_and_the_bundle_resource_skip_a_message_found_invalid_only_when_co
     assert [m.key for m in report.invalid_messages] == ["Discount of %(amount)s"]
     view = bundle_view("de", translator.bundles["de"])
     assert "Discount of %(amount)s" not in view["messages"] and view["messages"]
+
+
+def test_check_reads_an_arb_catalog_whose_messages_have_apostrophes(tmp_path: Path) -> None:
+    # Flutter keeps an apostrophe as written, so ARB relabels such a message rather than compiling it as
+    # ICU; the check asked every message for `facts()`, which that class lacks, and answered INTERNAL.
+    (tmp_path / "app_en.arb").write_text('{"@@locale": "en", "greeting": "Don\'t stop, {name}", '
+                                         '"items": "{count, plural, one{One item} other{{count} items}}"}',
+                                         encoding="utf-8")
+    (tmp_path / "app_fr.arb").write_text('{"@@locale": "fr", "greeting": "N\'arrête pas, {nom}"}', encoding="utf-8")
+    translator = _translator({"path": str(tmp_path / "app_{locale}.arb"), "name": "app"}, source_locale="en")
+    reference, reports = check_locales(translator, ["fr"])
+    assert reference == "en"
+    [french] = reports
+    assert french.missing_keys == ["items"]
+    [mismatch] = french.argument_mismatches
+    assert (mismatch.key, mismatch.missing, mismatch.unexpected) == ("greeting", ["name"], ["nom"])
