@@ -75,7 +75,8 @@ class HostSettings(_Section):
     session_idle_timeout_s: float = Field(default=1800, gt=0, le=86_400, description="an HTTP session with no "
                                           "request for this long is closed")
     shutdown_grace_s: float = Field(default=10, ge=0, le=600, description="on SIGTERM, SIGINT or the end of "
-                                    "stdin, how long calls in flight may take to finish")
+                                    "stdin, how long calls in flight may take to finish; 1 s later `parlance "
+                                    "serve` exits whatever is still running")
     stateless_http: bool = Field(default=False, description="2025-11-25 HTTP without sessions: every POST stands "
                                  "alone (behind a load balancer, for one-shot clients); no per-session state, "
                                  "log level or subscriptions, and no sampling or elicitation mid-call")

@@ -67,6 +67,7 @@ def serve(args: argparse.Namespace, config: Config) -> int:
     import anyio
 
     from parlance._transport.serve import http_security, serve_http, serve_stdio
+    from parlance._transport.stop_deadline import StopDeadline
     from parlance.server import build_server
 
     transport = args.transport or config.host.transport
@@ -80,15 +81,18 @@ def serve(args: argparse.Namespace, config: Config) -> int:
 
     if transport == "stdio" and is_terminal(sys.stdin) and is_terminal(sys.stderr):
         print(_stdio_greeting(host), file=sys.stderr, flush=True)  # a person ran it; a client would pipe stdin
+    # This process is ours to end: once stopping begins, it is gone shortly after the grace period,
+    # even if a pack's call is stuck in a thread that Python cannot stop (see stop_deadline).
+    deadline = StopDeadline(config.host.shutdown_grace_s)
     if security is not None:  # transport == "http"
         anyio.run(lambda: serve_http(server, bind=bind, port=port, security=security,
                                      max_sessions=config.host.max_sessions,
                                      session_idle_timeout_s=config.host.session_idle_timeout_s,
                                      shutdown_grace_s=config.host.shutdown_grace_s,
                                      stateless=config.host.stateless_http, json_response=config.host.json_response,
-                                     sse_retry_ms=config.host.sse_retry_ms))
+                                     sse_retry_ms=config.host.sse_retry_ms, deadline=deadline))
     else:
-        anyio.run(lambda: serve_stdio(server, shutdown_grace_s=config.host.shutdown_grace_s))
+        anyio.run(lambda: serve_stdio(server, shutdown_grace_s=config.host.shutdown_grace_s, deadline=deadline))
     return EXIT_OK
 
 
