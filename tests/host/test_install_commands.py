@@ -260,6 +260,17 @@ def test_remove_hint_reads_a_parenthesised_version(tmp_path: Path) -> None:
     assert hint is not None and f"uv remove --project {tmp_path} parlance-x" in hint
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs are POSIX")
+def test_remove_hint_is_left_out_for_a_pyproject_no_one_writes(tmp_path: Path) -> None:
+    """Only a hint: a project file nested past the parser's depth, or a FIFO, leaves it out at once."""
+    env = Environment("py", tmp_path / ".venv", "uv project", str(tmp_path))
+    (tmp_path / "pyproject.toml").write_text("[project]\ndependencies = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert _remove_hint(env, ["parlance-x"]) is None
+    (tmp_path / "pyproject.toml").unlink()
+    os.mkfifo(tmp_path / "pyproject.toml")
+    assert _remove_hint(env, ["parlance-x"]) is None
+
+
 class _Dist:
     """What `unrequired` reads of an installed distribution: its name and its requirements."""
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from parlance import __version__
 from parlance._cli.pack_commands import collect_commands
+from parlance._user_files import PARSER_LIMITS
 from parlance.config import Config
 from parlance.errors import ConfigError, UnknownName
 from parlance.types import ClientInfo, Sampled, SamplingMessage
@@ -181,6 +182,9 @@ def call(args: argparse.Namespace, config: Config) -> int:
     except json.JSONDecodeError as exc:
         raise ConfigError(f"--args is not valid JSON ({exc.msg} at column {exc.colno})",
                           fix="""quote it for your shell, e.g. --args '{"key": "hello"}'""") from None
+    except PARSER_LIMITS:  # json recurses: nesting deeper than Python's stack; an integer past 4,300 digits
+        raise ConfigError("--args is JSON this parser cannot hold (nested too deeply, or a number too long)",
+                          fix="pass the tool's arguments as a flatter JSON object") from None
     if not isinstance(arguments, dict):
         raise ConfigError("--args must be a JSON object", fix="""e.g. --args '{"key": "hello"}'""")
     host = _load_host(config)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parlance._user_files import PARSER_LIMITS, read_user_file
 from parlance.config import HostEnvironment, read_environment
 from parlance.errors import ConfigError
 
@@ -406,8 +407,8 @@ def _remove_hint(env: Environment, packages: Sequence[str]) -> str | None:
     if env.kind != "uv project" or not env.owner:
         return None
     try:
-        project = tomllib.loads((Path(env.owner) / "pyproject.toml").read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+        project = tomllib.loads(read_user_file(Path(env.owner) / "pyproject.toml").decode("utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, *PARSER_LIMITS):  # only a hint: left out when unreadable
         return None
     lists: dict[str, list[str]] = {"": project.get("project", {}).get("dependencies", [])}
     groups = project.get("dependency-groups", {})
