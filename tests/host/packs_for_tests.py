@@ -228,6 +228,34 @@ SOURCES = {
         def parlance_register_tools(register):
             register(shout, name="shout")
     ''',
+    # A call stuck in a worker thread, as a long catalog read is: pure Python, so it hands the GIL
+    # over every switch interval, and nothing can cancel it.
+    "spinner": '''
+        import os, time
+        import anyio
+        from pydantic import BaseModel
+        from parlance import hookimpl
+
+        class In(BaseModel):
+            seconds: float
+
+        class Out(BaseModel):
+            spun: float
+
+        def busy(seconds):
+            os.write(2, b"spin started\\n")  # for tests that must act while the call runs
+            until = time.monotonic() + seconds
+            while time.monotonic() < until:
+                pass
+            return seconds
+
+        async def spin(args: In) -> Out:
+            return Out(spun=await anyio.to_thread.run_sync(busy, args.seconds))
+
+        @hookimpl
+        def parlance_register_tools(register):
+            register(spin, name="spin", description="Keeps a worker thread busy for a while, then answers.")
+    ''',
 }
 
 

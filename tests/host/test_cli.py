@@ -74,6 +74,13 @@ def test_tools_json_and_call(env: dict[str, str], tmp_path: Path) -> None:
     assert not_json.returncode == 2 and "--args is not valid JSON" in not_json.stderr
 
 
+def test_call_args_nested_past_the_parsers_depth_are_a_usage_error(env: dict[str, str], tmp_path: Path) -> None:
+    deep = '{"text": ' + "[" * 50_000 + "]" * 50_000 + "}"  # within one argument's 128 KiB (Linux)
+    proc = run(env, tmp_path, "call", "p_shout", "--args", deep)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "--args is JSON this parser cannot hold" in proc.stderr
+
+
 def test_config_check_and_show(env: dict[str, str], tmp_path: Path) -> None:
     check = run(env, tmp_path, "config", "check", "--json")
     report = json.loads(check.stdout)

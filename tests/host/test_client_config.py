@@ -11,7 +11,9 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,9 +34,9 @@ def env(tmp_path: Path) -> dict[str, str]:
     return environment
 
 
-def run(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run(env: dict[str, str], cwd: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "parlance", "client-config", *args], capture_output=True, text=True,
-                          env=env, cwd=cwd, timeout=60)
+                          env=env, cwd=cwd, timeout=timeout)
 
 
 def servers(path: Path, top: str = "mcpServers") -> dict[str, dict]:
@@ -218,13 +220,59 @@ def test_an_unreadable_file_is_an_error_naming_the_fix(monkeypatch: pytest.Monke
     target = tmp_path / "mcp.json"
     target.write_text("{}")
 
-    def denied(self: Path) -> bytes:  # as chmod 000 does for anyone but root
-        raise PermissionError(13, "Permission denied", str(self))
+    def denied(path: Path, **_: object) -> bytes:  # as chmod 000 does for anyone but root
+        raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    monkeypatch.setattr(client_config, "read_user_file", denied)
     with pytest.raises(ConfigError, match=r"mcp\.json: cannot read it: Permission denied \(make it readable"):
         client_config.run("cursor", name="parlance", config_path=None, write=True, path=str(target))
     assert capsys.readouterr().out == ""
+
+
+def _deep_json(tmp_path: Path) -> Path:
+    path = tmp_path / "deep.json"
+    path.write_text('{"mcpServers": {"x": ' + "[" * 100_000 + "]" * 100_000 + "}}")
+    return path
+
+
+def _fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "mcp.json"
+    os.mkfifo(path)  # nobody ever writes to it: reading it would wait forever
+    return path
+
+
+def _link_to_dev_zero(tmp_path: Path) -> Path:
+    path = tmp_path / "mcp.json"
+    path.symlink_to("/dev/zero")  # reading it whole would read until memory runs out
+    return path
+
+
+def _oversize(tmp_path: Path) -> Path:
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": {}, "padding": "x" * (4 * 1024 * 1024)}))
+    return path
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs and /dev/zero are POSIX")
+@pytest.mark.parametrize(("make", "says"), [
+    (_deep_json, "JSON this parser cannot hold (nested too deeply"),
+    (_fifo, "cannot read it: a named pipe (FIFO), not a regular file"),
+    (_link_to_dev_zero, "/dev/zero: cannot read it: a character device, not a regular file"),
+    (_oversize, "cannot read it: larger than the 4 MiB read for a file like this"),
+], ids=["deep-json", "fifo", "link-to-dev-zero", "oversize"])
+@pytest.mark.parametrize("mode", ["--write", "--dry-run"])
+def test_a_file_no_client_config_looks_like_is_refused_at_once(env: dict[str, str], tmp_path: Path, make: Any,
+                                                               says: str, mode: str) -> None:
+    """Issue 22: a RecursionError traceback, a hang and memory read away before; now exit 2 and a sentence."""
+    target = make(tmp_path)
+    before = os.lstat(target)
+    started = time.monotonic()
+    proc = run(env, tmp_path, "claude", mode, "--path", str(target), timeout=10)
+    took = time.monotonic() - started
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert says in proc.stderr and proc.stdout == ""
+    assert took < 5, f"answered after {took:.1f} s"
+    assert os.lstat(target).st_mtime_ns == before.st_mtime_ns and backups(target) == []  # nothing written
 
 
 def test_a_byte_order_mark_is_accepted_and_kept(env: dict[str, str], tmp_path: Path) -> None:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,6 +59,45 @@ def test_bad_toml_names_the_file_and_line(clean_env: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     assert str(path) in str(caught.value) and "line 2" in str(caught.value)
+
+
+def _deep_toml(folder: Path) -> Path:
+    path = folder / "parlance.toml"
+    path.write_text("[host]\nallowed_hosts = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    return path
+
+
+def _huge_toml(folder: Path) -> Path:
+    path = folder / "parlance.toml"
+    path.write_text('[host]\nlog_level = "INFO"\n' + "# padding\n" * 500_000)  # 5 MB
+    return path
+
+
+def _fifo(folder: Path) -> Path:
+    path = folder / "parlance.toml"
+    os.mkfifo(path)
+    return path
+
+
+def _link_to_dev_zero(folder: Path) -> Path:
+    path = folder / "parlance.toml"
+    path.symlink_to("/dev/zero")
+    return path
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs and /dev/zero are POSIX")
+@pytest.mark.parametrize(("make", "says"), [
+    (_deep_toml, "TOML this parser cannot hold (nested too deeply"),
+    (_huge_toml, "cannot read the file: larger than the 4 MiB"),
+    (_fifo, "is not a regular file"),
+    (_link_to_dev_zero, "is not a regular file"),
+], ids=["deep", "huge", "fifo", "link-to-dev-zero"])
+def test_a_parlance_toml_no_one_writes_is_a_config_error_at_once(clean_env: Path, make: Any, says: str) -> None:
+    """A cloned repository's parlance.toml may be anything (issue 22): never a traceback, a hang or
+    memory read away."""
+    path = make(clean_env / "cwd")
+    with pytest.raises(ConfigError, match=re.escape(says)):
+        load_config(path)
 
 
 @pytest.mark.parametrize(

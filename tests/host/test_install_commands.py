@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -197,15 +198,54 @@ def test_installer_command_spells_flags_per_installer(monkeypatch: pytest.Monkey
     assert installer_command("install", ["parlance-x"], env, uv="/bin/uv", options=options) == [
         "/bin/uv", "pip", "install", "--python", "/env/bin/python", "--upgrade", "--reinstall",
         "--prerelease=allow", "--index-url", "https://i.example/simple", "--find-links", "./wheels",
-        "--editable", "./mine", "parlance-x"]
+        "--editable", "./mine", "--", "parlance-x"]
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "pip" else None)
     assert installer_command("install", ["parlance-x"], env, uv=None, options=options)[:8] == [
         "/env/bin/python", "-m", "pip", "install", "--upgrade", "--force-reinstall", "--pre", "--index-url"]
     assert installer_command("uninstall", ["parlance-x"], env, uv=None) == [
-        "/env/bin/python", "-m", "pip", "uninstall", "-y", "parlance-x"]
+        "/env/bin/python", "-m", "pip", "uninstall", "-y", "--", "parlance-x"]
+    assert installer_command("install", [], env, uv=None, options=InstallOptions(editable=("./mine",)))[-2:] == [
+        "--editable", "./mine"]  # only editables: no `--`
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
     with pytest.raises(ConfigError, match="neither uv nor pip"):
         installer_command("install", ["parlance-x"], env, uv=None)
+
+
+@pytest.mark.parametrize("name", ["-rhttps://evil.example/requirements.txt", "-e/path", "--index-url=https://evil.example",
+                                  "--", "-"])
+@pytest.mark.parametrize("action", ["install", "uninstall"])
+def test_a_package_name_that_reads_as_an_option_is_refused_before_any_installer_runs(
+        monkeypatch: pytest.MonkeyPatch, name: str, action: str) -> None:
+    """Issue 22: `parlance install -- -rURL` handed `-rURL` to pip/uv as an option."""
+    from parlance._cli import install as install_module
+
+    def never(*args: object, **kwargs: object) -> object:
+        raise AssertionError("an installer ran")
+
+    monkeypatch.setattr(install_module.subprocess, "run", never)
+    env = Environment("/env/bin/python", Path("/env"), "virtualenv")
+    run = install_module.install if action == "install" else install_module.uninstall
+    with pytest.raises(ConfigError, match=rf"refusing to {action} {re.escape(repr(name))}: a name that starts with "
+                                          "'-' would reach the installer as an option"):
+        run(["parlance-ok", name], env=env)
+
+
+@pytest.mark.parametrize("uv", ["/bin/uv", None])
+def test_every_name_reaches_the_installer_after_a_double_dash(monkeypatch: pytest.MonkeyPatch, uv: str | None) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "pip" else None)
+    env = Environment("/env/bin/python", Path("/env"), "virtualenv")
+    for action in ("install", "uninstall"):
+        command = installer_command(action, ["parlance-x", "./wheels/y.whl"], env, uv=uv)
+        assert command[-3:] == ["--", "parlance-x", "./wheels/y.whl"] and command.count("--") == 1
+
+
+def test_the_command_line_refuses_an_option_after_a_double_dash(tmp_path: Path) -> None:
+    option = f"-r{tmp_path / 'requirements.txt'}"  # a local file: were it let through, nothing leaves the machine
+    proc = subprocess.run([sys.executable, "-m", "parlance", "install", "--", option],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={k: v for k, v in os.environ.items() if k != "PARLANCE_CONFIG"})
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"refusing to install {option!r}" in proc.stderr and "./NAME" in proc.stderr
 
 
 def test_hints_per_environment(tmp_path: Path) -> None:
@@ -258,6 +298,17 @@ def test_remove_hint_reads_a_parenthesised_version(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\ndependencies = ["parlance-x(>=1)"]\n')
     hint = _remove_hint(Environment("py", tmp_path / ".venv", "uv project", str(tmp_path)), ["parlance-x"])
     assert hint is not None and f"uv remove --project {tmp_path} parlance-x" in hint
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs are POSIX")
+def test_remove_hint_is_left_out_for_a_pyproject_no_one_writes(tmp_path: Path) -> None:
+    """Only a hint: a project file nested past the parser's depth, or a FIFO, leaves it out at once."""
+    env = Environment("py", tmp_path / ".venv", "uv project", str(tmp_path))
+    (tmp_path / "pyproject.toml").write_text("[project]\ndependencies = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert _remove_hint(env, ["parlance-x"]) is None
+    (tmp_path / "pyproject.toml").unlink()
+    os.mkfifo(tmp_path / "pyproject.toml")
+    assert _remove_hint(env, ["parlance-x"]) is None
 
 
 class _Dist:

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,23 @@ def test_incompatible_and_malformed_packs_are_reported_and_skipped(tmp_path: Pat
     assert states["nolang"][0] == "invalid" and "[languages]" in states["nolang"][1]
     assert states["badtag"][0] == "invalid" and "BCP 47" in states["badtag"][1]
     assert packs.language_packs.view("widgets").for_language("it") == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs are POSIX")
+def test_a_manifest_no_one_writes_makes_its_pack_invalid_not_the_host_fail(tmp_path: Path) -> None:
+    """./language_packs may be a cloned repository's (issue 22): a manifest nested past the parser's depth,
+    or a FIFO, is that pack's problem, found at once."""
+    make_pack(tmp_path, "deep", 'name = "deep"\nversion = "1"\nlanguages = ' + "[" * 100_000 + "]" * 100_000 + "\n")
+    (tmp_path / "fifo").mkdir()
+    os.mkfifo(tmp_path / "fifo" / "pack.toml")
+    make_pack(tmp_path, "fine", manifest("fine", ["de"]))
+    started = time.monotonic()
+    found = discover_language_packs(config_from_dict({"language_packs": {"paths": [str(tmp_path)]}}))
+    assert time.monotonic() - started < 5
+    states = {Path(lp.path).name: (lp.state, lp.error or "") for lp in found.packs}
+    assert states["fine"][0] == "loaded"
+    assert states["deep"][0] == "invalid" and "TOML this parser cannot hold" in states["deep"][1]
+    assert states["fifo"][0] == "invalid" and "not a regular file" in states["fifo"][1]
 
 
 def test_files_never_escape_the_pack(tmp_path: Path) -> None:

@@ -42,6 +42,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from parlance._user_files import PARSER_LIMITS, FileTooLarge, NotARegularFile, read_user_file, reason
 from parlance.errors import ConfigError
 
 __all__ = ["Config", "ConfigWarning", "HostEnvironment", "HostSettings", "did_you_mean", "find_config_file",
@@ -75,7 +76,8 @@ class HostSettings(_Section):
     session_idle_timeout_s: float = Field(default=1800, gt=0, le=86_400, description="an HTTP session with no "
                                           "request for this long is closed")
     shutdown_grace_s: float = Field(default=10, ge=0, le=600, description="on SIGTERM, SIGINT or the end of "
-                                    "stdin, how long calls in flight may take to finish")
+                                    "stdin, how long calls in flight may take to finish; 1 s later `parlance "
+                                    "serve` exits whatever is still running")
     stateless_http: bool = Field(default=False, description="2025-11-25 HTTP without sessions: every POST stands "
                                  "alone (behind a load balancer, for one-shot clients); no per-session state, "
                                  "log level or subscriptions, and no sampling or elicitation mid-call")
@@ -288,20 +290,24 @@ def find_config_file(explicit: str | os.PathLike[str] | None = None, *,
     if explicit is not None:
         path = Path(explicit)
         if not path.is_file():
-            raise ConfigError(f"config file {str(path)!r} does not exist", fix="check the --config path")
+            raise ConfigError(f"config file {str(path)!r} {_not_a_file(path)}", fix="check the --config path")
         return path
     env = env or read_environment()
     from_env = env.config_file
     if from_env:
         path = Path(from_env)
         if not path.is_file():
-            raise ConfigError(f"PARLANCE_CONFIG points at {from_env!r}, which does not exist",
+            raise ConfigError(f"PARLANCE_CONFIG points at {from_env!r}, which {_not_a_file(path)}",
                               fix="unset PARLANCE_CONFIG or point it at a parlance.toml")
         return path
     for candidate in (Path.cwd() / "parlance.toml", env.config_home / "parlance.toml"):
         if candidate.is_file():
             return candidate
     return None
+
+
+def _not_a_file(path: Path) -> str:
+    return "is not a regular file" if path.exists() else "does not exist"
 
 
 def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
@@ -311,11 +317,17 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
     if path is None:
         return Config(env=env)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_user_file(path).decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=str(path), fix="fix the syntax at that line") from None
+    except (NotARegularFile, FileTooLarge) as exc:  # a repository's parlance.toml may be anything
+        raise ConfigError(f"cannot read the file: {reason(exc)}", file=str(path),
+                          fix="make parlance.toml a regular TOML file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the file ({exc.__class__.__name__})", file=str(path)) from None
+    except PARSER_LIMITS:  # tomllib recurses: nesting deeper than Python's stack; an integer past 4,300 digits
+        raise ConfigError("TOML this parser cannot hold (nested too deeply, or a number too long)", file=str(path),
+                          fix="no parlance.toml needs this: check the file") from None
     return config_from_dict(raw, path=path, env=env)
 
 

@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from parlance._user_files import PARSER_LIMITS, read_user_file
 from parlance.config import Config
 from parlance.installed import installed_entry_points
 
@@ -221,7 +222,7 @@ def discover_language_packs(config: Config) -> LanguagePackSet:
 def _read(folder: Path, *, source: str) -> LanguagePack:
     manifest_path = folder / "pack.toml"
     try:
-        raw = tomllib.loads(manifest_path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_user_file(manifest_path).decode("utf-8"))
         manifest = _Manifest.model_validate(raw)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
         return _invalid(folder, source, f"{manifest_path}: not readable TOML ({exc})")
@@ -229,6 +230,9 @@ def _read(folder: Path, *, source: str) -> LanguagePack:
         first = exc.errors()[0]
         key = ".".join(str(p) for p in first["loc"]) or "(file)"
         return _invalid(folder, source, f"{manifest_path}: [{key}] {first['msg']}")
+    except PARSER_LIMITS:  # ./language_packs may be a cloned repository's: its manifest may be anything
+        return _invalid(folder, source, f"{manifest_path}: TOML this parser cannot hold (nested too deeply, or a "
+                                        "number too long)")
     bad = [tag for tag in manifest.languages if normalize_tag(tag) is None]
     if bad:
         return _invalid(folder, source, f"{manifest_path}: [languages] {bad!r} are not BCP 47 tags (e.g. 'de', 'en-IE')")

@@ -10,7 +10,9 @@ an existing entry of the same name, e.g. its `env`), the old file is copied to a
 and the new one replaces it atomically (a temporary file in the same folder, then `os.replace`).
 `--dry-run` prints the unified diff instead. A file that is not plain JSON (comments, trailing
 commas), repeats a key, or is not UTF-8 is left alone with an error, never rewritten without what
-a rewrite would drop; a UTF-8 byte order mark is kept. An existing entry of the same name that
+a rewrite would drop; a UTF-8 byte order mark is kept. So is anything that is not a regular file of
+at most `MAX_USER_FILE_BYTES` (a FIFO, a link to a device) and JSON nested deeper than the parser
+can follow: a clear error, never a hang, a traceback or memory read away (`parlance._user_files`). An existing entry of the same name that
 chooses another transport (an HTTP entry: `url`, `"type": "http"`) becomes a stdio entry: its
 transport keys are dropped, the others kept, and the command says so.
 """
@@ -31,6 +33,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from parlance._user_files import (
+    MAX_USER_FILE_BYTES,
+    PARSER_LIMITS,
+    FileTooLarge,
+    NotARegularFile,
+    read_user_file,
+    reason,
+)
 from parlance.config import read_environment
 from parlance.errors import ConfigError
 
@@ -197,6 +207,9 @@ def _parse(text: str | None, client: str, source: str) -> dict[str, Any]:
     except _DuplicateKey as exc:
         raise ConfigError(f"the key {exc.args[0]!r} appears twice in one object; a rewrite would keep only the "
                           "last one", file=source, fix=f"remove one of them, or {by_hand}") from None
+    except PARSER_LIMITS:  # nested deeper than the parser recurses, or an integer past 4,300 digits
+        raise ConfigError("JSON this parser cannot hold (nested too deeply, or a number too long); no client "
+                          "configuration looks like this", file=source, fix=f"check the file, or {by_hand}") from None
     top = _top_key(client)
     if not isinstance(document, dict) or not isinstance(document.get(top, {}), dict):
         raise ConfigError(f"expected a JSON object with an object under {top!r}", file=source, fix=by_hand)
@@ -204,13 +217,18 @@ def _parse(text: str | None, client: str, source: str) -> dict[str, Any]:
 
 
 def _read(path: Path) -> str | None:
-    """The file's text (a byte order mark included), None when there is none; an error naming the fix."""
+    """The file's text (a byte order mark included), None when there is none; an error naming the fix.
+
+    `path` is resolved already: a link swapped in since is refused, not followed."""
     try:
-        data = path.read_bytes()
+        data = read_user_file(path, max_bytes=MAX_USER_FILE_BYTES, follow_links=False)
     except FileNotFoundError:
         return None
+    except (NotARegularFile, FileTooLarge) as exc:
+        raise ConfigError(f"cannot read it: {reason(exc)}", file=str(path),
+                          fix="name the client's JSON configuration file itself with --path") from None
     except OSError as exc:
-        raise ConfigError(f"cannot read it: {exc.strerror or exc}", file=str(path),
+        raise ConfigError(f"cannot read it: {reason(exc)}", file=str(path),
                           fix="make it readable (and writable) for this user, or name another file with "
                               "--path") from None
     try:

@@ -17,6 +17,7 @@ from typing import Any
 
 from parlance import __version__
 from parlance._cli.pack_commands import collect_commands
+from parlance._user_files import PARSER_LIMITS
 from parlance.config import Config
 from parlance.errors import ConfigError, UnknownName
 from parlance.types import ClientInfo, Sampled, SamplingMessage
@@ -67,6 +68,7 @@ def serve(args: argparse.Namespace, config: Config) -> int:
     import anyio
 
     from parlance._transport.serve import http_security, serve_http, serve_stdio
+    from parlance._transport.stop_deadline import StopDeadline
     from parlance.server import build_server
 
     transport = args.transport or config.host.transport
@@ -80,15 +82,18 @@ def serve(args: argparse.Namespace, config: Config) -> int:
 
     if transport == "stdio" and is_terminal(sys.stdin) and is_terminal(sys.stderr):
         print(_stdio_greeting(host), file=sys.stderr, flush=True)  # a person ran it; a client would pipe stdin
+    # This process is ours to end: once stopping begins, it is gone shortly after the grace period,
+    # even if a pack's call is stuck in a thread that Python cannot stop (see stop_deadline).
+    deadline = StopDeadline(config.host.shutdown_grace_s)
     if security is not None:  # transport == "http"
         anyio.run(lambda: serve_http(server, bind=bind, port=port, security=security,
                                      max_sessions=config.host.max_sessions,
                                      session_idle_timeout_s=config.host.session_idle_timeout_s,
                                      shutdown_grace_s=config.host.shutdown_grace_s,
                                      stateless=config.host.stateless_http, json_response=config.host.json_response,
-                                     sse_retry_ms=config.host.sse_retry_ms))
+                                     sse_retry_ms=config.host.sse_retry_ms, deadline=deadline))
     else:
-        anyio.run(lambda: serve_stdio(server, shutdown_grace_s=config.host.shutdown_grace_s))
+        anyio.run(lambda: serve_stdio(server, shutdown_grace_s=config.host.shutdown_grace_s, deadline=deadline))
     return EXIT_OK
 
 
@@ -177,6 +182,9 @@ def call(args: argparse.Namespace, config: Config) -> int:
     except json.JSONDecodeError as exc:
         raise ConfigError(f"--args is not valid JSON ({exc.msg} at column {exc.colno})",
                           fix="""quote it for your shell, e.g. --args '{"key": "hello"}'""") from None
+    except PARSER_LIMITS:  # json recurses: nesting deeper than Python's stack; an integer past 4,300 digits
+        raise ConfigError("--args is JSON this parser cannot hold (nested too deeply, or a number too long)",
+                          fix="pass the tool's arguments as a flatter JSON object") from None
     if not isinstance(arguments, dict):
         raise ConfigError("--args must be a JSON object", fix="""e.g. --args '{"key": "hello"}'""")
     host = _load_host(config)

@@ -10,6 +10,10 @@ running one caches distribution metadata.
 Some environments are rebuilt by the tool that owns them, dropping what was installed by hand; the
 outcome carries a hint saying how to make the package stay (`uv add`, `uv tool install --with`,
 `pipx inject`).
+
+A package name never reaches the installer as an option: a name that starts with `-` (`-rURL`,
+`-e/path`, `--index-url=URL`, which `parlance install -- NAME` lets through) is refused, and the
+names follow a `--` on the installer's command line. Options reach it only as Parlance's own flags.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parlance._user_files import PARSER_LIMITS, read_user_file
 from parlance.config import HostEnvironment, read_environment
 from parlance.errors import ConfigError
 
@@ -242,7 +247,7 @@ def installer_command(action: str, packages: Sequence[str], env: Environment, *,
             command += ["--find-links", link]
         for path in options.editable:
             command += ["--editable", path]
-    return [*command, *packages]
+    return [*command, "--", *packages] if packages else command
 
 
 # --- what changed ---------------------------------------------------------------------------------
@@ -333,6 +338,7 @@ def install(packages: Sequence[str], options: InstallOptions = InstallOptions(),
     if not packages and not options.editable:
         raise ConfigError("nothing to install", fix="name a package, e.g. `parlance install parlance-hello`, "
                           "or a folder with -e PATH")
+    _refuse_option_like("install", packages)
     return _run("install", [*packages], env, options, _keep_hint(env, packages, options), host_env)
 
 
@@ -342,6 +348,7 @@ def uninstall(packages: Sequence[str], env: Environment | None = None, *,
     env = env or find_environment()
     if not packages:
         raise ConfigError("nothing to uninstall", fix="name a distribution, e.g. `parlance uninstall parlance-hello`")
+    _refuse_option_like("uninstall", packages)
     protected = {canonical(d.metadata["Name"]): d.metadata["Name"]
                  for d in [host_distribution(), *command_distributions()]}
     for package in packages:
@@ -351,6 +358,18 @@ def uninstall(packages: Sequence[str], env: Environment | None = None, *,
                               fix=f"remove it with the tool that installed it: `uv tool uninstall {host}`, "
                                   f"`pipx uninstall {host}` or `pip uninstall {host}`")
     return _run("uninstall", [*packages], env, InstallOptions(), _remove_hint(env, packages), host_env)
+
+
+def _refuse_option_like(action: str, packages: Sequence[str]) -> None:
+    """No package name may read as an installer option: `-rURL` would install what a remote file lists,
+    `--index-url=URL` would change where everything comes from."""
+    fix = ("name a package, a URL or a path (a file whose name starts with '-' as ./NAME); give options as "
+           "`parlance install`'s own flags (see `parlance install --help`)") if action == "install" else \
+        "name the distribution to remove, e.g. `parlance uninstall parlance-hello`"
+    for package in packages:
+        if package.startswith("-"):
+            raise ConfigError(f"refusing to {action} {package!r}: a name that starts with '-' would reach the "
+                              "installer as an option, not as a package", fix=fix)
 
 
 def _run(action: str, packages: list[str], env: Environment, options: InstallOptions, hint: str | None,
@@ -406,8 +425,8 @@ def _remove_hint(env: Environment, packages: Sequence[str]) -> str | None:
     if env.kind != "uv project" or not env.owner:
         return None
     try:
-        project = tomllib.loads((Path(env.owner) / "pyproject.toml").read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+        project = tomllib.loads(read_user_file(Path(env.owner) / "pyproject.toml").decode("utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, *PARSER_LIMITS):  # only a hint: left out when unreadable
         return None
     lists: dict[str, list[str]] = {"": project.get("project", {}).get("dependencies", [])}
     groups = project.get("dependency-groups", {})

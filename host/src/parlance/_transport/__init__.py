@@ -5,6 +5,7 @@
     stdio_pipes    stdio framing on the event loop, over the process's own stdin and stdout
     http_guard     the ASGI layer in front of the SDK's HTTP app: Host/Origin, bodies, session cap
     http_server    uvicorn, stopping only once the calls in flight are answered
+    stop_deadline  once stopping begins, the process is gone on time, even with a call stuck in a thread
     event_store    resumable HTTP streams: recent SSE events kept in memory, per session
 
 Nothing here knows about packs or the host: these modules take an `mcp.server.Server` that

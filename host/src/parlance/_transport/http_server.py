@@ -16,6 +16,7 @@ import uvicorn
 from sse_starlette.sse import AppStatus
 
 from parlance._transport.http_guard import HttpGuard
+from parlance._transport.stop_deadline import StopDeadline, status_after
 
 __all__ = ["DrainingServer"]
 
@@ -30,14 +31,18 @@ class DrainingServer(uvicorn.Server):
     new requests, the calls in flight finish (within the grace period), and only then do the
     streams close and uvicorn stop, exiting the pack lifespans. The process then exits 0 with its
     logs flushed (uvicorn would re-raise the signal). A second signal stops at once.
+
+    With a `deadline` (the CLI's), the first signal arms it, so the process is gone on time even when
+    a call is stuck in a worker thread, and the second ends the process through it.
     """
 
     def __init__(self, config: uvicorn.Config, guard: HttpGuard, grace_s: float,
-                 end_subscriptions: Callable[[], None] | None = None) -> None:
+                 end_subscriptions: Callable[[], None] | None = None, deadline: StopDeadline | None = None) -> None:
         super().__init__(config)
         self._guard = guard
         self._grace_s = grace_s
         self._end_subscriptions = end_subscriptions
+        self._deadline = deadline
         self._loop: asyncio.AbstractEventLoop | None = None
         AppStatus.disable_automatic_graceful_drain()
 
@@ -46,16 +51,24 @@ class DrainingServer(uvicorn.Server):
         await super().serve(sockets)
 
     def handle_exit(self, sig: int, frame: Any) -> None:
+        # uvicorn installs this as a Python-level signal handler: it runs in the main thread between
+        # bytecodes, even while the loop is stuck, so it only posts (to the deadline, to the loop).
+        signum = signal.Signals(sig)
         loop = self._loop
         if self._guard.draining or loop is None:
+            if self._deadline is not None:
+                self._deadline.now(status_after(signum), f"second {signum.name}")
+                return
             AppStatus.should_exit = True
             super().handle_exit(sig, frame)
             return
-        logger.info("http.stopping", extra={"signal": signal.Signals(sig).name})
+        if self._deadline is not None:
+            self._deadline.arm(status_after(signum), signum.name)
         self._guard.draining = True
-        loop.call_soon_threadsafe(lambda: loop.create_task(self._drain()))
+        loop.call_soon_threadsafe(lambda: loop.create_task(self._drain(signum)))
 
-    async def _drain(self) -> None:
+    async def _drain(self, signum: signal.Signals) -> None:
+        logger.info("http.stopping", extra={"signal": signum.name})
         if self._end_subscriptions is not None:
             self._end_subscriptions()  # each 2026-07-28 subscription stream gets its final result
         with anyio.move_on_after(self._grace_s):

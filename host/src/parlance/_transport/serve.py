@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from parlance._transport import stdio_pipes
 from parlance._transport.event_store import MemoryEventStore
 from parlance._transport.http_guard import HostRule, HttpGuard, parse_host_rule
+from parlance._transport.stop_deadline import StopDeadline
 from parlance._transport.wire import Unreadable, diagnose
 
 __all__ = ["serve_http", "serve_stdio"]
@@ -24,15 +25,18 @@ __all__ = ["serve_http", "serve_stdio"]
 logger = logging.getLogger(__name__)
 
 
-async def serve_stdio(server: Server[Any], *, shutdown_grace_s: float = stdio_pipes.ANSWER_LIMIT_S) -> None:
+async def serve_stdio(server: Server[Any], *, shutdown_grace_s: float = stdio_pipes.ANSWER_LIMIT_S,
+                      deadline: StopDeadline | None = None) -> None:
     """Serve on stdin/stdout until stdin closes or a stop signal. Only JSON-RPC ever reaches stdout.
 
     Served by the event loop itself (`parlance._transport.stdio_pipes`) wherever asyncio runs on
     POSIX, and by the SDK's thread-based `stdio_server()` elsewhere (Windows, trio). At the end of
-    input or a stop signal, requests already read have `shutdown_grace_s` to be answered.
+    input or a stop signal, requests already read have `shutdown_grace_s` to be answered; with a
+    `deadline` (`parlance._transport.stop_deadline`), the process is gone a moment later, whatever runs.
     """
     on_end = getattr(server, "end_subscriptions", None)
-    streams = stdio_pipes.wire_streams(shutdown_grace_s, on_end) if stdio_pipes.usable() else stdio_server()
+    streams = stdio_pipes.wire_streams(shutdown_grace_s, on_end, deadline) if stdio_pipes.usable() \
+        else stdio_server()
     async with streams as (read_stream, write_stream):
         # fd 1 now goes to stderr, but print() writes into sys.stdout's Python buffer, which would be
         # flushed at exit, after fd 1 is restored to the wire. Send it to stderr instead (inside the
@@ -166,11 +170,13 @@ def _event_store_per_session(server: Server[Any], events: MemoryEventStore) -> N
 
 async def serve_http(server: Server[Any], *, bind: str, port: int, security: tuple[list[HostRule], list[HostRule]],
                      max_sessions: int, session_idle_timeout_s: float, shutdown_grace_s: float,
-                     stateless: bool = False, json_response: bool = False, sse_retry_ms: int = 0) -> None:
+                     stateless: bool = False, json_response: bool = False, sse_retry_ms: int = 0,
+                     deadline: StopDeadline | None = None) -> None:
     """Serve streamable HTTP at http://{bind}:{port}/mcp behind `HttpGuard` until SIGTERM or SIGINT.
 
     On a stop signal uvicorn stops accepting connections, lets the calls in flight finish for up to
-    `shutdown_grace_s`, then exits the pack lifespans. Its log lines go through Parlance's handler.
+    `shutdown_grace_s`, then exits the pack lifespans; the signal also arms `deadline`, if given, and
+    a second one ends the process through it. Its log lines go through Parlance's handler.
     `stateless` and `json_response` are the SDK's modes of the same names; with `sse_retry_ms`, SSE
     streams are resumable from memory (`parlance._transport.event_store`).
     """
@@ -195,4 +201,5 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
     config = uvicorn.Config(guarded, host=bind, port=port, log_config=None, log_level="warning", access_log=False,
                             lifespan="on", timeout_graceful_shutdown=2)
     logger.info("http.listening", extra={"url": f"http://{bind}:{port}{MCP_PATH}"})
-    await DrainingServer(config, guarded, shutdown_grace_s, getattr(server, "end_subscriptions", None)).serve()
+    await DrainingServer(config, guarded, shutdown_grace_s, getattr(server, "end_subscriptions", None),
+                         deadline).serve()

@@ -16,7 +16,8 @@ replies; both are restored on exit.
 Stopping: at the end of input, at SIGTERM or SIGINT, reading stops and the requests already read
 are answered (within `answer_limit_s`, `[host] shutdown_grace_s`) before the read stream ends, so the server exits its pack
 lifespans on the way out; a second signal stops at once. When the client closes stdout, serving
-stops within a moment, whether or not a reply was due.
+stops within a moment, whether or not a reply was due. Given a `StopDeadline` (the CLI's), each of
+these also arms it, so the process is gone on time even when a call is stuck in a worker thread.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from mcp.types import (
     JSONRPCResponse,
 )
 
+from parlance._transport.stop_deadline import EXIT_UNANSWERED, StopDeadline, on_stop_signals, status_after
 from parlance._transport.wire import Unreadable, parse_line, valid_id
 
 __all__ = ["ANSWER_LIMIT_S", "MAX_MESSAGE_BYTES", "InFlight", "MessageReader", "MessageWriter", "usable",
@@ -56,7 +58,6 @@ MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 ANSWER_LIMIT_S = 10.0
 """After the end of input or a stop signal, how long requests already read may take to be answered,
 unless the caller says otherwise."""
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 Streams = tuple["MessageReader", "MessageWriter"]
 
@@ -94,8 +95,8 @@ def _served_by_the_loop() -> tuple[bool, bool]:
 
 
 @contextlib.asynccontextmanager
-async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S,
-                       on_end: Callable[[], None] | None = None) -> AsyncIterator[Streams]:
+async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S, on_end: Callable[[], None] | None = None,
+                       deadline: StopDeadline | None = None) -> AsyncIterator[Streams]:
     """(read stream, write stream) for `Server.run`, over fds 0 and 1. Check `usable()` first.
 
     At the end of input (or a stop signal) the read stream stays open until every request read
@@ -104,6 +105,8 @@ async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S,
     slowly it reads (as with the SDK's transport; MCP's shutdown has the client kill a server it
     no longer wants). When the client closes stdout, serving stops. `on_end` is called once, when
     reading stops, before the wait for answers (the server ends its subscription streams there).
+    A `deadline` is armed by the first stop signal, the end of input or the client going away, and
+    a second signal ends the process through it.
     """
     loop = asyncio.get_running_loop()
     pipe_in, pipe_out = _served_by_the_loop()
@@ -111,7 +114,7 @@ async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S,
     wires: dict[int, int] = {}  # fd -> private copy of its wire, to point it back on exit
     transports: list[asyncio.BaseTransport] = []
     wire = _Wire()
-    signals: list[signal.Signals] = []
+    restore_signals: Callable[[], None] = _nothing
     write_pipe_open = False
     try:
         for fd in (0, 1):
@@ -134,19 +137,20 @@ async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S,
         else:
             write_transport = _BlockingWriter(_private_copy(wires[1]), wire)
         in_flight = InFlight()
-        incoming = MessageReader(reader, in_flight, answer_limit_s, on_end)
+        reading_ended = _arming(deadline, "end of input", on_end or _nothing)
+        incoming = MessageReader(reader, in_flight, answer_limit_s, reading_ended)
         async with anyio.create_task_group() as tasks:
-            outgoing = MessageWriter(write_transport, wire, in_flight, tasks.cancel_scope.cancel)
-            signals = _on_stop_signals(loop, incoming.stop_reading, tasks.cancel_scope)
-            tasks.start_soon(_notice_client_gone, wire, tasks.cancel_scope.cancel)
+            stop_serving = _arming(deadline, "client gone", tasks.cancel_scope.cancel)
+            outgoing = MessageWriter(write_transport, wire, in_flight, stop_serving)
+            restore_signals = _on_stop_signals(loop, incoming.stop_reading, tasks.cancel_scope, deadline)
+            tasks.start_soon(_notice_client_gone, wire, stop_serving)
             try:
                 yield incoming, outgoing
             finally:
                 await outgoing.aclose()
                 tasks.cancel_scope.cancel()  # stop watching: the server is done, though stdin may be open
     finally:
-        for signum in signals:
-            loop.remove_signal_handler(signum)
+        restore_signals()
         for transport in transports:
             transport.close()  # the write side closes once its buffered replies are out
         if write_pipe_open:
@@ -159,27 +163,54 @@ async def wire_streams(answer_limit_s: float = ANSWER_LIMIT_S,
             os.close(wire_fd)
 
 
+def _arming(deadline: StopDeadline | None, reason: str, then: Callable[[], Any]) -> Callable[[], Any]:
+    """`then`, arming `deadline` first (a stop signal will have armed it already, with its own status)."""
+    if deadline is None:
+        return then
+
+    def arm_then() -> Any:
+        deadline.arm(EXIT_UNANSWERED, reason)
+        return then()
+
+    return arm_then
+
+
+def _nothing() -> None:
+    return None
+
+
 def _on_stop_signals(loop: asyncio.AbstractEventLoop, stop_reading: Callable[[], None],
-                     everything: anyio.CancelScope) -> list[signal.Signals]:
-    """SIGTERM and SIGINT stop reading (the requests read are still answered); a second one stops all."""
-    signalled: list[signal.Signals] = []
+                     everything: anyio.CancelScope, deadline: StopDeadline | None) -> Callable[[], None]:
+    """SIGTERM and SIGINT stop reading (the requests read are still answered); a second one stops all:
+    through `deadline`, the process at once; without one, the serving. Returns the undo.
 
-    def stop(signum: signal.Signals) -> None:
-        if signalled:
-            logger.warning("stdio.stopping_now", extra={"signal": signum.name})
-            everything.cancel()
+    The handlers arm `deadline` themselves, so it runs even if the loop is stuck; what touches the
+    loop's objects, and the logging, is handed to the loop.
+    """
+    def post(callback: Callable[[signal.Signals], None], signum: signal.Signals) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: serving has ended
+            loop.call_soon_threadsafe(callback, signum)
+
+    def stop_reading_on_the_loop(signum: signal.Signals) -> None:
+        logger.info("stdio.stopping", extra={"signal": signum.name})
+        stop_reading()
+
+    def stop_everything_on_the_loop(signum: signal.Signals) -> None:
+        logger.warning("stdio.stopping_now", extra={"signal": signum.name})
+        everything.cancel()
+
+    def first(signum: signal.Signals) -> None:
+        if deadline is not None:
+            deadline.arm(status_after(signum), signum.name)
+        post(stop_reading_on_the_loop, signum)
+
+    def again(signum: signal.Signals) -> None:
+        if deadline is not None:
+            deadline.now(status_after(signum), f"second {signum.name}")
         else:
-            signalled.append(signum)
-            logger.info("stdio.stopping", extra={"signal": signum.name})
-            stop_reading()
+            post(stop_everything_on_the_loop, signum)
 
-    installed = []
-    for signum in STOP_SIGNALS:
-        if threading.current_thread() is not threading.main_thread():
-            break  # signal handlers belong to the main thread (an embedding test may serve elsewhere)
-        loop.add_signal_handler(signum, stop, signum)
-        installed.append(signum)
-    return installed
+    return on_stop_signals(first, again)
 
 
 class _Wire(asyncio.Protocol):
