@@ -23,6 +23,7 @@ moves no more than its peer's did has not moved.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -81,12 +82,15 @@ def pair_outputs(after: str, before: str) -> tuple[dict[str, float], int]:
 
 
 def run_bench(tree: Path, name: str, arguments: list[str], uv_options: list[str]) -> str:
+    """The script's output; a failed run is tried once more (a benchmark's first run may set up its peer's
+    environment), then RuntimeError with the end of its stderr."""
     command = ["uv", "run", "--quiet", *uv_options, "python", f"bench/{name}.py", *arguments]
-    done = subprocess.run(command, cwd=tree, capture_output=True, text=True, timeout=1800,
-                          env={**os.environ, "UV_PROJECT_ENVIRONMENT": str(tree / ".venv")})
-    if done.returncode != 0:
-        raise RuntimeError(f"{name} failed in {tree} (exit {done.returncode}): {done.stderr[-2000:]}")
-    return done.stdout
+    for attempt in (1, 2):
+        done = subprocess.run(command, cwd=tree, capture_output=True, text=True, timeout=1800,
+                              env={**os.environ, "UV_PROJECT_ENVIRONMENT": str(tree / ".venv")})
+        if done.returncode == 0:
+            return done.stdout
+    raise RuntimeError(f"{name} failed in {tree} (exit {done.returncode}): {done.stderr[-2000:]}")
 
 
 def base_tree(rev: str, where: Path) -> Path:
@@ -113,14 +117,21 @@ def main(argv: list[str] | None = None) -> int:
                 arguments, quick, uv_options = BENCHES[name]
                 per_round: list[dict[str, float]] = []
                 unpaired = 0
-                for round_index in range(args.rounds):
-                    trees = [ROOT, base] if round_index % 2 == 0 else [base, ROOT]
-                    outputs = {tree: run_bench(tree, name, quick if args.quick else arguments, uv_options)
-                               for tree in trees}
-                    ratios, skipped = pair_outputs(outputs[ROOT], outputs[base])
-                    per_round.append(ratios)
-                    unpaired += skipped
+                try:
+                    for round_index in range(args.rounds):
+                        trees = [ROOT, base] if round_index % 2 == 0 else [base, ROOT]
+                        outputs = {tree: run_bench(tree, name, quick if args.quick else arguments, uv_options)
+                                   for tree in trees}
+                        ratios, skipped = pair_outputs(outputs[ROOT], outputs[base])
+                        per_round.append(ratios)
+                        unpaired += skipped
+                except (RuntimeError, subprocess.TimeoutExpired) as exc:  # one benchmark's failure is reported, the rest run
+                    result["benchmarks"][name] = {"failed": str(exc)[-500:]}
+                    print(f"  {name}: failed", file=sys.stderr)
+                    continue
                 result["benchmarks"][name] = _summary(per_round, unpaired)
+                RESULT.parent.mkdir(exist_ok=True)
+                RESULT.write_text(json.dumps(result, indent=2) + "\n")  # what is done so far, should a later one hang
                 print(f"  {name}: done", file=sys.stderr)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
@@ -143,6 +154,9 @@ def _print_table(result: dict[str, Any]) -> None:
           "alternated rounds per figure (1.00 = unchanged; the peer's own figures show the noise)")
     print(f"  {'benchmark':<24} {'figures':>7} {'median':>7} {'range':>15}")
     for name, summary in result["benchmarks"].items():
+        if "failed" in summary:
+            print(f"  {name:<24} failed: {summary['failed'].splitlines()[0][:80]}")
+            continue
         if summary["median"] is None:
             print(f"  {name:<24} {'0':>7}   (no timed figure paired)")
             continue
