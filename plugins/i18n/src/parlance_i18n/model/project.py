@@ -196,17 +196,17 @@ def read_file(file: CatalogFile) -> LocaleMessages:
 
 def parse(fmt: CatalogFormat, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> LocaleMessages:
     """`fmt.read(data, tag)` held to `limits`: a file past one raises CatalogFileError naming the limit
-    and its setting. A format that takes the limits (`read(data, tag, limits)`) stops as soon as it
-    passes one (what an alias bomb needs); for one that does not, they are checked on what it read."""
+    and its setting. A format that takes the limits (`read(data, tag, limits)`) enforces them as it
+    reads, stopping as soon as it passes one (what an alias bomb needs); for one that does not, they
+    are checked on what it read (counting keys and texts costs about a third of reading them)."""
     if _takes_limits(type(fmt)):
-        messages: LocaleMessages = cast(Any, fmt).read(data, tag, limits)
-    else:
-        messages = fmt.read(data, tag)
-        _check_chars(messages, limits)
+        return cast(LocaleMessages, cast(Any, fmt).read(data, tag, limits))
+    messages = fmt.read(data, tag)
     if len(messages) > limits.max_messages:
         raise CatalogFileError(f"the file holds {len(messages):,} messages; a catalog file of more than "
                                f"{limits.max_messages:,} is not served (setting [packs.i18n] max_file_messages): "
                                "split it, or raise the setting")
+    _check_chars(messages, limits)
     return messages
 
 
