@@ -33,7 +33,7 @@ locale (`pt_BR`, `pt-BR`, Android `pt-rBR` / `b+sr+Latn`, Apple `pt-BR` in `pt-B
 Locale codes are validated here, so a typo fails at startup with the key that holds it.
 
 **The project's folder.** Every file the pack opens must lie inside `project_root`, which the host
-sets to the folder of parlance.toml (a repository's own files: see `store` for the rule). A
+sets to the folder of parlance.toml (the working folder without one; see `store` for the rule). A
 catalog path that leads outside it — a `..`, an absolute path elsewhere, or a folder on the way
 that is a link (the host resolves links in configured paths) — is a configuration error naming the
 key, unless `allow_outside_project = true` says so on purpose; each such catalog is then held to
