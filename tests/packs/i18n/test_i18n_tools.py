@@ -196,7 +196,7 @@ async def test_the_bundle_templates_locale_completes_from_the_sessions_locales(i
                                                                                 tmp_path: Path) -> None:
     (tmp_path / "en.json").write_text(json.dumps({"a": "A"}))
     (tmp_path / "pt-PT.json").write_text(json.dumps({"a": "A (PT)"}))
-    async with i18n_client(bundle_dirs=[str(tmp_path)]) as client:
+    async with i18n_client(bundle_dirs=[str(tmp_path)], project_root=str(tmp_path)) as client:
         await call(client, "i18n_add_messages", {"locale": "pt-BR", "messages": {"a": "Oi"}})
         ref = ResourceTemplateReference(type="ref/resource", uri="i18n://bundles/{locale}")
         everything = await client.complete(ref, {"name": "locale", "value": ""})
@@ -211,7 +211,8 @@ async def test_startup_bundles_and_configured_fallbacks(i18n_client: Any, tmp_pa
     (tmp_path / "en.json").write_text(json.dumps({"color": "color"}))
     (tmp_path / "pt-PT.json").write_text(json.dumps({"color": "cor (PT)"}))
     (tmp_path / "pt.po").write_text('msgid "color"\nmsgstr "cor"\n\nmsgid "only_pt"\nmsgstr "só"\n')
-    async with i18n_client(bundle_dirs=[str(tmp_path)], fallbacks={"pt-BR": ["pt-PT"]}) as client:
+    async with i18n_client(bundle_dirs=[str(tmp_path)], project_root=str(tmp_path),
+                           fallbacks={"pt-BR": ["pt-PT"]}) as client:
         listing = await call(client, "i18n_list_locales", {})
         brazil = await call(client, "i18n_translate", {"key": "color", "locale": "pt-BR"})
         only = await call(client, "i18n_translate", {"key": "only_pt", "locale": "pt-BR"})

@@ -43,7 +43,8 @@ async def test_project_bundles_win_over_language_pack_bundles(tmp_path: Path) ->
     own = tmp_path / "bundles"
     own.mkdir()
     (own / "de.json").write_text(json.dumps({"greeting": "Hallo aus dem Projekt"}))
-    config = {"packs": {"i18n": {"bundle_dirs": [str(own)], "default_locale": "de"}},
+    # No config file: the project's folder is set, as the working folder would be.
+    config = {"packs": {"i18n": {"bundle_dirs": [str(own)], "default_locale": "de", "project_root": str(tmp_path)}},
               "language_packs": {"paths": [str(tmp_path / "lp")]}}
     async with connect(["i18n"], config=config) as client:
         result = await client.call_tool("i18n_translate", {"key": "greeting", "locale": "de"})

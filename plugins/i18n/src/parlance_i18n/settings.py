@@ -18,6 +18,12 @@
     session_max_messages = 200000                          # in all the bundles one session adds
     session_max_bytes = 33554432                           # of keys and messages (UTF-8) one session adds
     session_max_locales = 100                              # locales one session adds bundles for
+    max_file_bytes = 67108864                              # a larger catalog file is reported, not read
+    max_file_messages = 100000                             # ... one holding more messages
+    max_file_chars = 67108864                              # ... one whose keys and texts hold more characters
+    max_write_messages = 2000                              # most messages one write call takes
+    max_write_chars = 4194304                              # most characters of keys and texts one write call takes
+    allow_outside_project = false                          # true: configured paths may lead outside the project
 
 `catalogs` are read lazily: a locale's files when the locale is first asked for (or checked), a
 message compiled when first rendered. `{locale}` in a path matches the format's own spelling of a
@@ -25,6 +31,18 @@ locale (`pt_BR`, `pt-BR`, Android `pt-rBR` / `b+sr+Latn`, Apple `pt-BR` in `pt-B
 `{domain}` any gettext domain; Android's unqualified `values` folder is the source locale.
 
 Locale codes are validated here, so a typo fails at startup with the key that holds it.
+
+**The project's folder.** Every file the pack opens must lie inside `project_root`, which the host
+sets to the folder of parlance.toml (the working folder without one; see `store` for the rule). A
+catalog path that leads outside it — a `..`, an absolute path elsewhere, or a folder on the way
+that is a link (the host resolves links in configured paths) — is a configuration error naming the
+key, unless `allow_outside_project = true` says so on purpose; each such catalog is then held to
+its own folder. Settings built in code (no host) leave `project_root` relative: no project folder
+is known, and each catalog is held to its own folder, as a path given on a command line is.
+
+The `max_file_` settings bound what one catalog file may be and expand to (a file past one is a
+problem of its locale, naming the setting, and is not served); the `max_write_` ones what one write
+call may carry, refused before any work with INVALID_ARGUMENTS.
 
 The `session_` settings are one budget per session for what `i18n_add_messages` keeps (bundles
 loaded at startup are shared and count for no one; a merge into one makes a session bundle of the
@@ -36,18 +54,19 @@ in 200,000 messages, about 100 MB with what they compile to in the worst shapes 
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from parlance_i18n import formats
 from parlance_i18n.errors import InvalidLocale
 from parlance_i18n.formats import FORMAT_NAMES
 from parlance_i18n.locales import LocaleTag, parse_locale
 
-__all__ = ["DEFAULT_LIMITS", "CatalogSource", "I18nSettings", "Limits"]
+__all__ = ["DEFAULT_LIMITS", "CatalogSource", "I18nSettings", "Limits", "fixed_folder"]
 
 _PLACEHOLDER = re.compile(r"\{(\w*)\}")
 _PLACEHOLDERS = ("locale", "domain")
@@ -155,6 +174,38 @@ class I18nSettings(BaseModel):
     session_max_locales: int = Field(
         default=100, ge=1, le=100_000, description="Most locales one session adds bundles for."
     )
+    max_file_bytes: int = Field(
+        default=64 * 1024 * 1024, ge=1024, le=1 << 34,
+        description="A catalog file larger than this (bytes) is reported as a problem and not read.",
+    )
+    max_file_messages: int = Field(
+        default=100_000, ge=1, le=10_000_000,
+        description="A catalog file holding more messages than this is reported as a problem and not served.",
+    )
+    max_file_chars: int = Field(
+        default=64 * 1024 * 1024, ge=1024, le=1 << 34,
+        description="A catalog file whose keys and texts hold more characters than this once read (aliases "
+                    "expanded) is reported as a problem and not served.",
+    )
+    max_write_messages: int = Field(
+        default=2_000, ge=1, le=2_000,
+        description="Most messages one i18n_set_messages call may carry (2,000 at most, the tool's own cap).",
+    )
+    max_write_chars: int = Field(
+        default=4 * 1024 * 1024, ge=16, le=1 << 30,
+        description="Most characters, keys and texts together, one i18n_set_messages call may carry.",
+    )
+    project_root: Path = Field(
+        Path("."), description="The project's folder: every file the pack opens must lie inside it. Default: the "
+                               "folder of parlance.toml; set it to a folder above when parlance.toml is in a "
+                               "subfolder of the project.",
+        json_schema_extra={"x-parlance-created": True},
+    )
+    allow_outside_project: bool = Field(
+        False, description="Let configured paths (catalogs, lock_file, glossaries, bundle_dirs) lead outside the "
+                           "project's folder, each then held to its own folder. Off, such a catalog path is a "
+                           "configuration error, and the other files are refused when used.",
+    )
 
     @field_validator("default_locale")
     @classmethod
@@ -185,6 +236,31 @@ class I18nSettings(BaseModel):
             for key, targets in value.items()
         }
 
+    @model_validator(mode="after")
+    def _inside_the_project(self) -> I18nSettings:
+        """Catalog paths stay inside the project's folder unless `allow_outside_project` says otherwise."""
+        if self.allow_outside_project:
+            return self
+        root = self.root
+        for index, source in enumerate(self.catalogs):
+            where = f"catalogs[{index}].path" + (f" (catalog {source.name!r})" if source.name else "")
+            leads_out = ".." in source.path.parts or (
+                root is not None and not Path(os.path.abspath(fixed_folder(source.path))).is_relative_to(root))
+            if leads_out:
+                raise ValueError(
+                    f"{where} leads outside the project's folder, the folder of parlance.toml (through `..`, an "
+                    "absolute path elsewhere, or a folder on the way that is a link): Parlance reads and writes only "
+                    "inside the project, so a repository cannot point it at your other files. Keep the catalog "
+                    "inside the project, or, to serve files elsewhere on purpose, set [packs.i18n] "
+                    "allow_outside_project = true")
+        return self
+
+    @property
+    def root(self) -> Path | None:
+        """The project's folder as the host resolved it, or None when the settings were built in code
+        (`project_root` left relative): each catalog is then held to its own folder."""
+        return self.project_root if self.project_root.is_absolute() else None
+
     @property
     def default_tag(self) -> LocaleTag:
         return parse_locale(self.default_locale)
@@ -201,6 +277,17 @@ class I18nSettings(BaseModel):
     def limits(self) -> Limits:
         return Limits(self.max_message_chars, self.max_messages, self.max_output_chars,
                       self.session_max_messages, self.session_max_bytes, self.session_max_locales)
+
+
+def fixed_folder(path: Path) -> Path:
+    """The folders of a catalog path before its first placeholder (the file's folder without one): what
+    the catalog's files are written inside."""
+    parts = []
+    for part in path.parts[:-1]:
+        if "{" in part:
+            break
+        parts.append(part)
+    return Path(*parts) if parts else Path(".")
 
 
 def _canonical(code: str, where: str) -> str:

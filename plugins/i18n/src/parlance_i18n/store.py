@@ -1,20 +1,36 @@
-"""The catalog files on disk: read within one size limit, and written back atomically, only inside the
-folder they belong to, never losing a change someone else made meanwhile.
+"""The files the pack opens — catalogs, the lock file, glossaries and style notes — read within size
+limits and only inside the folder they belong to, and written back atomically, never losing a change
+someone else made meanwhile. A cloned repository is untrusted input: nothing in it (a link, a `..`,
+a FIFO, a file that changes while it is opened) makes this module read or write outside the project.
 
-`read_bytes(path)` is how the catalog model reads a file (a project's, a bundle file); over
-`MAX_FILE_BYTES`, the one limit every catalog file is read under (planning a write too), it is not
-read at all.
+**One containment rule.** Every function here takes the folder the file must stay in (`root` to
+read, `within` to write) as the trusted anchor, written as the project opened it (links resolved
+then, and checked against the project's folder: `model.project`, `settings`). The file's real path,
+every link followed *now*, must lie inside that folder *as written*; comparing with the folder's own
+real path instead would let a folder that became a link (`locales -> ../elsewhere`) pass, as both
+resolve outside together. A link that stays inside is followed (`fr.json -> fr-FR.json`); one that
+leads out is refused with UNSAFE_PATH, which names the file relative to its folder, never the link's
+target nor anything read from it. So is anything that is not a regular file (a FIFO, a device, a
+socket): it is never opened for a blocking read.
+
+The check holds against a file changing under it: a file is opened by its real path with
+`O_NOFOLLOW` (the last component may not have become a link) and `O_NONBLOCK` (a FIFO does not
+block the open), the opened descriptor is checked to be a regular file, and the path, resolved
+again, must still lead inside and to that same file (`st_dev`, `st_ino`). A write works through a
+descriptor of the checked folder: the temporary file is created, read back and renamed over the
+target relative to it, so a folder swapped for a link meanwhile cannot redirect it.
+
+`read_bytes(path, root=...)` is how a file is read; over `max_bytes` (`[packs.i18n] max_file_bytes`
+for catalogs, `MAX_FILE_BYTES` by default) it is not read at all. `read_head` reads the first bytes
+(to tell a format), `check_file` checks without opening (before a write is planned).
 
 `edit_file(path, fmt, tag, change, within=folder)` reads the file, applies `change` to its
 `Document` (which splices only what changes), and replaces the file with the result;
 `update_file(path, change, within=folder)` does the same with a function of the bytes (the lock
-file's writer). They are the only way this pack writes a file, and both take the folder the file
-must stay in:
+file's writer). They are the only way this pack writes a file:
 
-- **Inside its folder.** A file is written only when its real path (links followed) is inside the
-  real path of `within`, its catalog's own folder: a catalog file that is a link to a file
-  elsewhere (a cloned repository can hold one) is refused with UNSAFE_PATH and nothing is written.
-  `check_inside` is the same check, for a caller that checks every file before writing any.
+- **Inside its folder.** `within` is the catalog's own folder; `check_inside` is the same check, for
+  a caller that checks every file before writing any.
 - **Atomic.** The new bytes go to a temporary file in the same folder, which is flushed and
   fsynced, then renamed over the original (and the folder fsynced): a reader sees the old file or
   the new one, never half of one; a crash leaves the old file. The file's permission bits are kept,
@@ -28,6 +44,9 @@ must stay in:
   it changed since it was read, `change` is applied again to what is there now (it is a function of
   the document, not of the old bytes). When it can no longer apply (the key it sets was deleted
   meanwhile) or the file keeps changing, nothing is written and `ConcurrentChange` says so.
+
+Windows has no `O_NOFOLLOW` nor folder descriptors: there the checks run on paths, just before each
+step.
 """
 
 from __future__ import annotations
@@ -36,24 +55,37 @@ import contextlib
 import difflib
 import hashlib
 import os
-import tempfile
+import secrets
+import stat
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, Document
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, ReadLimits
 from parlance_i18n.locales import LocaleTag
 
-__all__ = ["ATTEMPTS", "MAX_FILE_BYTES", "ConcurrentChange", "UnsafePath", "WriteResult", "check_inside",
-           "edit_file", "read_bytes", "unified_diff", "update_file"]
+if TYPE_CHECKING:
+    from parlance_i18n.settings import I18nSettings
+
+__all__ = ["ATTEMPTS", "DEFAULT_FILE_LIMITS", "MAX_FILE_BYTES", "ConcurrentChange", "FileLimits", "UnsafePath", "WriteResult", "check_file",
+           "check_inside", "edit_file", "label_of", "read_bytes", "read_head", "unified_diff", "update_file"]
 
 ATTEMPTS = 5
 MAX_FILE_BYTES = 64 * 1024 * 1024
-"""A catalog file larger than this is reported and not read: the largest real ones are a few MB, and one of
-a million messages about 60 MB."""
+"""A catalog file larger than this is reported and not read (the default of `[packs.i18n] max_file_bytes`):
+the largest real ones are a few MB, and one of a million messages about 60 MB."""
+_SETTING = "[packs.i18n] max_file_bytes"
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_NEW_FLAGS = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+              | getattr(os, "O_BINARY", 0))
+_BY_FOLDER = {os.open, os.rename, os.unlink} <= os.supports_dir_fd and hasattr(os, "O_DIRECTORY")
+"""Whether files can be opened, renamed and removed relative to a folder's descriptor (POSIX)."""
 _path_locks: dict[str, threading.Lock] = {}
 _path_locks_guard = threading.Lock()
 
@@ -65,28 +97,76 @@ class ConcurrentChange(I18nError):
 
 
 class UnsafePath(I18nError):
-    """A file to write whose real path leads outside the folder it must be written in."""
+    """A file whose real path leads outside the folder it must stay in, or that is not a regular file."""
 
     code = "UNSAFE_PATH"
 
 
-def read_bytes(path: Path) -> bytes:
-    """The file's bytes; CatalogFileError (naming the limit) when it is over `MAX_FILE_BYTES`, OSError
-    when it cannot be read."""
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise CatalogFileError(f"the file has {size:,} bytes; catalog files over {MAX_FILE_BYTES:,} bytes are not read")
-    return path.read_bytes()
+@dataclass(frozen=True, slots=True)
+class FileLimits:
+    """What one catalog file may hold: its size on disk (`[packs.i18n] max_file_bytes`), and what reading
+    it may expand to (`max_file_messages`, `max_file_chars`: the format's `ReadLimits`)."""
+
+    max_bytes: int = MAX_FILE_BYTES
+    read: ReadLimits = DEFAULT_READ_LIMITS
+
+    @classmethod
+    def of(cls, settings: I18nSettings) -> FileLimits:
+        """The limits `[packs.i18n]` sets."""
+        return cls(settings.max_file_bytes, ReadLimits(settings.max_file_messages, settings.max_file_chars))
+
+
+DEFAULT_FILE_LIMITS = FileLimits()
+
+
+def label_of(path: Path, folder: Path | None) -> str:
+    """How a message names `path`: relative to `folder` when it is inside it as written (a project's file
+    relative to the project), else its name alone, never a full path."""
+    if folder is not None:
+        inside = Path(os.path.abspath(path))
+        anchor = Path(os.path.abspath(folder))
+        if inside.is_relative_to(anchor):
+            return inside.relative_to(anchor).as_posix()
+    return path.name
+
+
+def read_bytes(path: Path, *, root: Path | None = None, max_bytes: int = MAX_FILE_BYTES,
+               kind: str = "catalog files", setting: str | None = _SETTING) -> bytes:
+    """The file's bytes, read as the module docstring says: UnsafePath when it leads outside `root` (no
+    check without one) or is not a regular file, CatalogFileError naming the limit (and `setting`)
+    when it is over `max_bytes`, OSError when it cannot be read."""
+    with _opened(path, root) as (descriptor, status):
+        if status.st_size > max_bytes:
+            raise _too_large(status.st_size, max_bytes, kind, setting)
+        data = _read_all(descriptor, max_bytes + 1)
+    if len(data) > max_bytes:  # it grew since it was opened
+        raise _too_large(len(data), max_bytes, kind, setting)
+    return data
+
+
+def read_head(path: Path, *, root: Path | None = None, size: int = 4096) -> bytes:
+    """The first `size` bytes of the file, under the same checks as `read_bytes`."""
+    with _opened(path, root) as (descriptor, _):
+        return _read_all(descriptor, size)
+
+
+def check_file(path: Path, root: Path) -> Path:
+    """The real path of `path` after checking, without opening it, that it leads inside `root` and is a
+    regular file (or does not exist); UnsafePath otherwise."""
+    real = _contained(path, root, reading=True)
+    try:
+        status = os.stat(real)
+    except FileNotFoundError:
+        return real
+    if not stat.S_ISREG(status.st_mode):
+        raise _special(label_of(path, root), status.st_mode)
+    return real
 
 
 def check_inside(path: Path, within: Path, *, place: str = "its catalog's folder") -> Path:
-    """The real path of `path` (links followed), after checking that it is inside the real path of
-    `within`; UnsafePath (naming `place`, where it leads and the fix) when it is not."""
-    real = Path(os.path.realpath(path))
-    if not real.is_relative_to(Path(os.path.realpath(within))):
-        raise UnsafePath(f"{path} leads outside {place} (to {real}): Parlance writes only inside it, so nothing was "
-                         "written; replace the link with the file", {"file": str(path)})
-    return real
+    """The real path of `path` (links followed), after checking that it is inside `within` as written;
+    UnsafePath (naming the file relative to `within`, and `place`) when it is not."""
+    return _contained(path, within, place=place)
 
 
 @dataclass(frozen=True)
@@ -112,7 +192,7 @@ def edit_file(path: Path, fmt: CatalogFormat, tag: LocaleTag, change: Callable[[
     """
     def edited(before: bytes | None, attempt: int) -> bytes:
         if before is None:
-            raise FileNotFoundError(str(path))
+            raise FileNotFoundError(path.name)
         document = fmt.edit(before, tag)
         if attempt == 1:
             change(document)
@@ -123,7 +203,7 @@ def edit_file(path: Path, fmt: CatalogFormat, tag: LocaleTag, change: Callable[[
             raise ConcurrentChange(
                 f"{Path(path).name} was changed by someone else while it was being written, and the edit no "
                 f"longer applies to it ({exc.__class__.__name__}): nothing was written; read it again",
-                {"file": str(path)},
+                {"file": label_of(path, within)},
             ) from None
         return document.to_bytes()
 
@@ -131,14 +211,19 @@ def edit_file(path: Path, fmt: CatalogFormat, tag: LocaleTag, change: Callable[[
 
 
 def update_file(path: Path, change: Callable[[bytes | None, int], bytes], *, within: Path,
-                place: str = "its catalog's folder", attempts: int = ATTEMPTS) -> WriteResult:
+                place: str = "its catalog's folder", attempts: int = ATTEMPTS,
+                max_bytes: int = MAX_FILE_BYTES) -> WriteResult:
     """Replace the file with `change(current bytes or None when it does not exist, attempt number)`,
     atomically and under the locks, calling `change` again on what another writer saved meanwhile.
-    UnsafePath, naming `place`, when the file leads outside `within`."""
-    target = check_inside(path, within, place=place)
+    UnsafePath, naming `place`, when the file leads outside `within` or is not a regular file."""
+    target = _contained(path, within, place=place)
+    label = label_of(path, within)
     with _locked(target):
         for attempt in range(1, attempts + 1):
-            before = target.read_bytes() if target.exists() else None
+            if _contained(path, within, place=place) != target:  # made to lead elsewhere while we waited
+                raise UnsafePath(f"{label} was changed to lead elsewhere while it was being written: nothing was "
+                                 "written; read it again", {"file": label})
+            before = _current(target, label, max_bytes)
             after = change(before, attempt)
             if after == before:
                 return WriteResult(target, False, before or b"", after, attempt)
@@ -147,7 +232,7 @@ def update_file(path: Path, change: Callable[[bytes | None, int], bytes], *, wit
     raise ConcurrentChange(
         f"{target.name} kept changing while it was being written ({attempts} attempts): nothing was written; "
         "try again once whatever else is writing it has finished",
-        {"file": str(target)},
+        {"file": label},
     )
 
 
@@ -158,37 +243,204 @@ def unified_diff(before: bytes, after: bytes, label: str) -> str:
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
+# --- checking and reading ------------------------------------------------------------------------------
+
+
+def _contained(path: Path, folder: Path | None, *, place: str = "its catalog's folder", reading: bool = False) -> Path:
+    """The real path of `path`, every link followed, after checking it is inside `folder` as written."""
+    real = Path(os.path.realpath(path))
+    if folder is not None and not real.is_relative_to(Path(os.path.abspath(folder))):
+        label = label_of(path, folder)
+        if reading:
+            raise UnsafePath(f"{label} leads outside the project's folder (a link): Parlance reads and writes only "
+                             "inside it, so it was left alone; replace the link with the file", {"file": label})
+        raise UnsafePath(f"{label} leads outside {place} (a link, or a folder that is one): Parlance writes only "
+                         "inside it, so nothing was written; replace the link with the file", {"file": label})
+    return real
+
+
+@contextmanager
+def _opened(path: Path, root: Path | None) -> Iterator[tuple[int, os.stat_result]]:
+    """A descriptor of the regular file `path` leads to inside `root`, and its status (see the module
+    docstring); closed on exit."""
+    label = label_of(path, root)
+    real = _contained(path, root, reading=True)
+    try:
+        descriptor = os.open(real, _READ_FLAGS)
+    except OSError as error:
+        if _is_link_error(error, real):
+            raise UnsafePath(f"{label} was changed while it was being opened: it was left out; read it again",
+                             {"file": label}) from None
+        raise
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise _special(label, status.st_mode)
+        again = _contained(path, root, reading=True)
+        if again != real or not _same_file(os.stat(again), status):
+            raise UnsafePath(f"{label} was changed while it was being opened: it was left out; read it again",
+                             {"file": label})
+        yield descriptor, status
+    finally:
+        os.close(descriptor)
+
+
+def _current(target: Path, label: str, max_bytes: int, folder: int | None = None) -> bytes | None:
+    """What the real path `target` holds now (None when it does not exist), never following a link it
+    became meanwhile nor blocking on a special file; relative to the folder's descriptor when given."""
+    try:
+        if folder is not None:
+            descriptor = os.open(target.name, _READ_FLAGS, dir_fd=folder)
+        else:
+            descriptor = os.open(target, _READ_FLAGS)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if _is_link_error(error, target):
+            raise UnsafePath(f"{label} was changed to a link while it was being written: nothing was written; "
+                             "read it again", {"file": label}) from None
+        raise
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise _special(label, status.st_mode)
+        if status.st_size > max_bytes:
+            raise _too_large(status.st_size, max_bytes, "files", None)
+        return _read_all(descriptor, max_bytes + 1)
+    finally:
+        os.close(descriptor)
+
+
+def _read_all(descriptor: int, most: int) -> bytes:
+    chunks = []
+    left = most
+    while left > 0:
+        chunk = os.read(descriptor, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _is_link_error(error: OSError, path: Path) -> bool:
+    """Whether opening with O_NOFOLLOW failed because the last component is a link (ELOOP on Linux,
+    EMLINK on FreeBSD, ...): checked on the path itself, whatever the code."""
+    return os.path.islink(path)
+
+
+def _same_file(one: os.stat_result, other: os.stat_result) -> bool:
+    return (one.st_dev, one.st_ino) == (other.st_dev, other.st_ino)
+
+
+def _special(label: str, mode: int) -> UnsafePath:
+    kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a folder" if stat.S_ISDIR(mode) else "not a file")
+    return UnsafePath(f"{label} is {kind}, not a regular file: Parlance opens only regular files, so it was left "
+                      "alone", {"file": label})
+
+
+def _too_large(size: int, limit: int, kind: str, setting: str | None) -> CatalogFileError:
+    named = f" (setting {setting})" if setting else ""
+    return CatalogFileError(f"the file has {size:,} bytes; {kind} over {limit:,} bytes are not read{named}")
+
+
 # --- replacing -----------------------------------------------------------------------------------------
 
 
 def _replace_if_unchanged(target: Path, before: bytes | None, after: bytes) -> bool:
     """Write `after` over `target` unless it no longer holds `before` (None: it did not exist);
-    False when it changed."""
-    status = target.stat() if before is not None else None
-    mode = status.st_mode & 0o7777 if status is not None else _new_file_mode()
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".parlance-tmp", dir=target.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(after)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        if status is not None and hasattr(os, "chown"):
-            with contextlib.suppress(OSError):  # only root may give a file away; others keep their own
-                if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
-                    os.chown(temporary, status.st_uid, status.st_gid)
-        # The last look before the rename: an editor that takes no lock may have saved meanwhile.
-        now = target.read_bytes() if target.exists() else None
-        if (now is None) != (before is None) or (now is not None and _digest(now) != _digest(before or b"")):
-            os.unlink(temporary)
-            return False
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    _fsync_folder(target.parent)
+    False when it changed. Every step is relative to a descriptor of the checked folder (POSIX)."""
+    label = target.name
+    with _folder(target.parent) as folder:
+        status = _lstat(target, folder) if before is not None else None
+        mode = status.st_mode & 0o7777 if status is not None else _new_file_mode()
+        name, handle = _temporary(target, folder)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(after)
+                stream.flush()
+                os.fsync(stream.fileno())
+                _keep_mode_and_owner(stream.fileno(), target.parent / name, mode, status)
+            # The last look before the rename: an editor that takes no lock may have saved meanwhile.
+            now = _current(target, label, max(len(before or b""), MAX_FILE_BYTES), folder)
+            if (now is None) != (before is None) or (now is not None and _digest(now) != _digest(before or b"")):
+                _remove(name, target.parent, folder)
+                return False
+            if folder is not None:
+                os.rename(name, target.name, src_dir_fd=folder, dst_dir_fd=folder)  # replaces, as POSIX rename does
+            else:
+                os.replace(target.parent / name, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                _remove(name, target.parent, folder)
+            raise
+        _fsync_folder(target.parent, folder)
     return True
+
+
+@contextmanager
+def _folder(path: Path) -> Iterator[int | None]:
+    """A descriptor of the folder `path` (a real path), checked to be it still: no link got into the path
+    since it was checked, and the folder opened is the one the path names. None where files cannot be
+    handled relative to a folder (Windows)."""
+    if not _BY_FOLDER:
+        yield None
+        return
+    changed = UnsafePath(f"the folder {path.name} was changed to a link while a file in it was being written: "
+                         "nothing was written; read it again", {"file": path.name})
+    try:
+        descriptor = os.open(path, _FOLDER_FLAGS)
+    except OSError:
+        if Path(os.path.realpath(path)) != path:
+            raise changed from None
+        raise
+    try:
+        if Path(os.path.realpath(path)) != path or not _same_file(os.stat(path), os.fstat(descriptor)):
+            raise changed
+        yield descriptor
+    finally:
+        os.close(descriptor)
+
+
+def _lstat(target: Path, folder: int | None) -> os.stat_result | None:
+    try:
+        if folder is not None:
+            return os.stat(target.name, dir_fd=folder, follow_symlinks=False)
+        return os.lstat(target)
+    except FileNotFoundError:
+        return None
+
+
+def _temporary(target: Path, folder: int | None) -> tuple[str, int]:
+    """A new, private temporary file beside `target`: its name and an open descriptor."""
+    for _ in range(100):
+        name = f".{target.name}.{secrets.token_hex(4)}.parlance-tmp"
+        try:
+            if folder is not None:
+                return name, os.open(name, _NEW_FLAGS, 0o600, dir_fd=folder)
+            return name, os.open(target.parent / name, _NEW_FLAGS, 0o600)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {target.name}")
+
+
+def _keep_mode_and_owner(descriptor: int, path: Path, mode: int, status: os.stat_result | None) -> None:
+    if hasattr(os, "fchmod"):
+        os.fchmod(descriptor, mode)
+    else:  # Windows
+        os.chmod(path, mode)
+    if status is not None and hasattr(os, "fchown"):
+        with contextlib.suppress(OSError):  # only root may give a file away; others keep their own
+            if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
+                os.fchown(descriptor, status.st_uid, status.st_gid)
+
+
+def _remove(name: str, parent: Path, folder: int | None) -> None:
+    if folder is not None:
+        os.unlink(name, dir_fd=folder)
+    else:
+        os.unlink(parent / name)
 
 
 def _new_file_mode() -> int:
@@ -231,10 +483,13 @@ def _folder_lock(folder: Path) -> Iterator[None]:
         os.close(descriptor)  # closing releases the lock
 
 
-def _fsync_folder(folder: Path) -> None:
+def _fsync_folder(path: Path, folder: int | None) -> None:
     """Make the rename durable (POSIX); a folder cannot be opened for this on Windows."""
     with contextlib.suppress(OSError):
-        descriptor = os.open(folder, os.O_RDONLY)
+        if folder is not None:
+            os.fsync(folder)
+            return
+        descriptor = os.open(path, os.O_RDONLY)
         try:
             os.fsync(descriptor)
         finally:

@@ -76,6 +76,15 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadLimits:
+    max_messages: int = 100_000
+    max_decoded_chars: int = 64 * 1024 * 1024
+
+
+DEFAULT_READ_LIMITS = ReadLimits()
+
+
+@dataclass(frozen=True, slots=True)
 class SourceText:
     """A key's source as a locale's own file carries it (gettext's msgid): the text (a plural's
     `one`/`other`: msgid, msgid_plural), the notes for translators, and the context."""

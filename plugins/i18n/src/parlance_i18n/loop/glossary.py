@@ -32,6 +32,7 @@ import csv
 import functools
 import io
 import logging
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -42,7 +43,9 @@ import tomllib
 from parlance import LanguagePacks
 
 from parlance_i18n.errors import I18nError
+from parlance_i18n.formats import CatalogFileError
 from parlance_i18n.locales import LocaleTag, parse_locale
+from parlance_i18n.store import UnsafePath, label_of, read_bytes
 
 __all__ = ["Glossary", "GlossaryError", "StyleNotes", "Term", "load_glossary"]
 
@@ -238,21 +241,26 @@ def _contains(text: str, wanted: str, case_sensitive: bool, *, whole_word: bool)
 
 
 def load_glossary(tag: LocaleTag, language_packs: LanguagePacks | None,
-                  paths: list[Path]) -> tuple[Glossary, StyleNotes]:
+                  paths: list[Path], root: Path | None = None) -> tuple[Glossary, StyleNotes]:
     """The glossary and style notes for translations into `tag` (see the module docstring for where
-    they come from and which wins). Raises GlossaryError for a broken file the config names."""
+    they come from and which wins). Raises GlossaryError for a broken file the config names.
+
+    Every file is read through `store`: the config's only inside `root` (the project's folder; None:
+    each inside its own folder), a pack's only inside its pack; a link leading out, or a file that
+    is not a regular one, is refused (a config's with GlossaryError, a pack's logged and skipped)."""
     chain = _chain(tag)
     terms: dict[tuple[str, bool], Term] = {}
     styles: list[StyleNotes] = []
-    languages = {path: _file_language(path) for path in paths if not path.is_dir()}
+    bounds = {path: _bounds(path, root, index) for index, path in enumerate(paths)}
+    languages = {path: _file_language(path, bounds[path]) for path in paths if not path.is_dir()}
     # The config's files first (they win), then the packs'; within each, the most specific language first.
     for spelled in chain:
         for path in paths:
             if path.is_dir():
                 for kind, candidate in _folder_files(path, spelled):
-                    _load_file(candidate, kind, terms, styles)
+                    _load_file(candidate, kind, terms, styles, bounds[path])
             elif languages[path] == spelled:
-                _load_file(path, "glossary", terms, styles)
+                _load_file(path, "glossary", terms, styles, bounds[path])
     if language_packs is not None:
         packs = language_packs.for_language(tag.code)
         for spelled in chain:
@@ -262,7 +270,7 @@ def load_glossary(tag: LocaleTag, language_packs: LanguagePacks | None,
                     if found is None:
                         continue
                     try:
-                        _load_file(found, kind, terms, styles)
+                        _load_file(found, kind, terms, styles, Path(os.path.realpath(lp.path)))
                     except GlossaryError as error:
                         logger.warning("i18n.glossary_skipped",
                                        extra={"language_pack": lp.name, "file": relative, "reason": error.message})
@@ -300,43 +308,57 @@ def _folder_files(folder: Path, spelled: str) -> Iterator[tuple[str, Path]]:
                 yield "glossary", candidate
 
 
-def _file_language(path: Path) -> str:
+def _bounds(path: Path, root: Path | None, index: int) -> Path:
+    """The folder a configured glossary path is read inside: the project's; GlossaryError when the path
+    leads outside it (the host resolved a link in it: its target is not named)."""
+    if root is None:
+        return path if path.is_dir() else path.parent
+    if not Path(os.path.abspath(path)).is_relative_to(root):
+        raise GlossaryError(f"[packs.i18n] glossaries[{index}] leads outside the project's folder (a link, or a path "
+                            "elsewhere): Parlance reads only inside the project, so it was not read; point it inside "
+                            "the project, or set [packs.i18n] allow_outside_project = true",
+                            {"file": f"glossaries[{index}]"})
+    return root
+
+
+def _file_language(path: Path, root: Path) -> str:
     """The language a configured glossary file is for: its `language` key (TOML), else its name."""
-    if not path.is_file():
-        raise GlossaryError(f"the glossary {str(path)!r} named in [packs.i18n] glossaries does not exist: "
-                            "fix the path (relative to parlance.toml) or remove it", {"file": str(path)})
+    if not path.exists() and not path.is_symlink():
+        raise GlossaryError(f"the glossary {label_of(path, root)!r} named in [packs.i18n] glossaries does not exist: "
+                            "fix the path (relative to parlance.toml) or remove it", {"file": path.name})
     suffix = path.suffix.lower()
     if suffix not in (".toml", ".csv"):
-        raise GlossaryError(f"{path.name}: a glossary is a .toml or .csv file", {"file": str(path)})
-    declared = _read_toml(path).get("language") if suffix == ".toml" else None
+        raise GlossaryError(f"{path.name}: a glossary is a .toml or .csv file", {"file": path.name})
+    declared = _read_toml(path, root).get("language") if suffix == ".toml" else None
     text = declared if isinstance(declared, str) else path.stem
     try:
         return parse_locale(text).code
     except I18nError:
         raise GlossaryError(f"{path.name}: cannot tell which language this glossary is for: name the file by its "
                             "language (de.toml, pt-BR.csv) or write language = \"de\" at its top",
-                            {"file": str(path)}) from None
+                            {"file": path.name}) from None
 
 
-def _load_file(path: Path, kind: str, terms: dict[tuple[str, bool], Term], styles: list[StyleNotes]) -> None:
+def _load_file(path: Path, kind: str, terms: dict[tuple[str, bool], Term], styles: list[StyleNotes],
+               root: Path) -> None:
     """Add a file's terms (those not already defined by a file that wins) and its style notes."""
     if kind == "notes":
-        styles.append(_style(_read_toml(path), path, None))
+        styles.append(_style(_read_toml(path, root), path, None))
         return
     if path.suffix.lower() == ".csv":
-        found = _csv_terms(path)
+        found = _csv_terms(path, root)
     else:
-        data = _read_toml(path)
+        data = _read_toml(path, root)
         unknown = sorted(set(data) - {"term", "language", "style"})
         if unknown:
             raise GlossaryError(f"{path.name}: unknown top-level key {unknown[0]!r}; a glossary has [[term]] entries, "
-                                "an optional language and an optional [style] table", {"file": str(path)})
+                                "an optional language and an optional [style] table", {"file": path.name})
         found = _toml_terms(data, path)
         if "style" in data:
             style = data["style"]
             if not isinstance(style, dict):
                 raise GlossaryError(f"{path.name}: [style] must be a table of formality, quotes, units and notes",
-                                    {"file": str(path)})
+                                    {"file": path.name})
             styles.append(_style(style, path, "[style] "))
     for term in found:
         terms.setdefault(_term_key(term), term)
@@ -347,59 +369,58 @@ def _term_key(term: Term) -> tuple[str, bool]:
     return (source, True) if term.case_sensitive else (source.casefold(), False)
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path, root: Path) -> str:
     try:
-        size = path.stat().st_size
-        if size > MAX_GLOSSARY_BYTES:
-            raise GlossaryError(f"{path.name} has {size:,} bytes; glossary files over {MAX_GLOSSARY_BYTES:,} bytes "
-                                "are not read", {"file": str(path)})
-        return path.read_bytes().decode("utf-8-sig")
+        return read_bytes(path, root=root, max_bytes=MAX_GLOSSARY_BYTES, kind="glossary files",
+                          setting=None).decode("utf-8-sig")
+    except (UnsafePath, CatalogFileError) as error:
+        raise GlossaryError(f"{path.name}: {error.message}", {"file": path.name}) from None
     except UnicodeDecodeError as error:
         raise GlossaryError(f"{path.name} is not UTF-8 (byte {error.start}): save it as UTF-8",
-                            {"file": str(path)}) from None
+                            {"file": path.name}) from None
     except OSError as error:
-        raise GlossaryError(f"{path.name} cannot be read ({error.__class__.__name__})", {"file": str(path)}) from None
+        raise GlossaryError(f"{path.name} cannot be read ({error.__class__.__name__})", {"file": path.name}) from None
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path, root: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(_read_text(path))
+        return tomllib.loads(_read_text(path, root))
     except tomllib.TOMLDecodeError as error:
-        raise GlossaryError(f"{path.name} is not valid TOML: {error}", {"file": str(path)}) from None
+        raise GlossaryError(f"{path.name} is not valid TOML: {error}", {"file": path.name}) from None
 
 
 def _toml_terms(data: dict[str, Any], path: Path) -> list[Term]:
     entries = data.get("term", [])
     if not isinstance(entries, list) or not all(isinstance(entry, dict) for entry in entries):
         raise GlossaryError(f"{path.name}: terms are [[term]] tables (source = \"...\", target = \"...\")",
-                            {"file": str(path)})
+                            {"file": path.name})
     if len(entries) > MAX_TERMS:
         raise GlossaryError(f"{path.name} has {len(entries):,} terms; at most {MAX_TERMS:,} are read",
-                            {"file": str(path)})
+                            {"file": path.name})
     return [_term(entry, f"{path.name}: term {number}") for number, entry in enumerate(entries, 1)]
 
 
-def _csv_terms(path: Path) -> list[Term]:
-    reader = csv.DictReader(io.StringIO(_read_text(path), newline=""))
+def _csv_terms(path: Path, root: Path) -> list[Term]:
+    reader = csv.DictReader(io.StringIO(_read_text(path, root), newline=""))
     header = [name.strip().lower() for name in reader.fieldnames or []]
     if "source" not in header:
         raise GlossaryError(f"{path.name}: the first row must name the columns: source,target,dnt,case_sensitive,note",
-                            {"file": str(path)})
+                            {"file": path.name})
     unknown = sorted(set(header) - _TERM_FIELDS)
     if unknown:
         raise GlossaryError(f"{path.name}: unknown column {unknown[0]!r}; the columns are "
-                            "source,target,dnt,case_sensitive,note", {"file": str(path)})
+                            "source,target,dnt,case_sensitive,note", {"file": path.name})
     reader.fieldnames = header
     found: list[Term] = []
     for row in reader:
         if len(found) >= MAX_TERMS:
-            raise GlossaryError(f"{path.name} has more than {MAX_TERMS:,} terms", {"file": str(path)})
+            raise GlossaryError(f"{path.name} has more than {MAX_TERMS:,} terms", {"file": path.name})
         if not any((value or "").strip() for value in row.values() if isinstance(value, str)):
             continue  # a blank row
         where = f"{path.name}: line {reader.line_num}"
         if None in row:
             raise GlossaryError(f"{where} has more cells than the header names; quote a cell that holds a comma",
-                                {"file": str(path)})
+                                {"file": path.name})
         entry: dict[str, Any] = {name: (value or "").strip() for name, value in row.items()}
         for flag in ("dnt", "case_sensitive"):
             entry[flag] = _flag(entry.get(flag, ""), f"{where}: {flag}")
@@ -447,18 +468,18 @@ def _style(data: dict[str, Any], path: Path, prefix: str | None) -> StyleNotes:
     unknown = sorted(set(data) - {*_STYLE_FIELDS, "notes"})
     if unknown:
         raise GlossaryError(f"{where}unknown key {unknown[0]!r}; style notes have formality, quotes, units and notes",
-                            {"file": str(path)})
+                            {"file": path.name})
     values: dict[str, str | None] = {}
     for name in _STYLE_FIELDS:
         value = data.get(name)
         if value is not None and not isinstance(value, str):
-            raise GlossaryError(f"{where}{name} is a string", {"file": str(path)})
+            raise GlossaryError(f"{where}{name} is a string", {"file": path.name})
         values[name] = value.strip() if value else None
     notes = data.get("notes", [])
     if isinstance(notes, str):
         notes = [notes]
     if not isinstance(notes, list) or not all(isinstance(note, str) for note in notes):
-        raise GlossaryError(f"{where}notes is a list of strings", {"file": str(path)})
+        raise GlossaryError(f"{where}notes is a list of strings", {"file": path.name})
     return StyleNotes(values["formality"], values["quotes"], values["units"],
                       tuple(note.strip() for note in notes if note.strip()))
 

@@ -16,8 +16,10 @@ source is hashed by its forms' texts; `source_hash` is the one definition.
 Only a recorded key can be stale: a translation written before the lock existed, or by another tool,
 is not known to be out of date. `record` is what the write tools call after writing translations.
 
-Writes go through `store.update_file`, as catalogs' do: only inside the lock file's folder (a lock
-file that is a link leading elsewhere is refused with UNSAFE_PATH), atomic (temporary file, fsync,
+Reads and writes go through `store`, as catalogs' do: the lock file must lie inside the project's
+folder (`root`), and is written only inside its own folder: a lock file that is a link leading
+elsewhere (dangling or not), a path outside the project, or a FIFO is refused with UNSAFE_PATH, read
+as empty and never written. Writes are atomic (temporary file, fsync,
 rename), and never losing another writer's entries: writers take turns (a lock per file in this
 process, `flock` on its folder across processes), and each merges its entries into what the file
 holds at that moment; a content hash read just before the rename catches a writer that takes no
@@ -36,7 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from parlance_i18n.errors import I18nError
-from parlance_i18n.store import ATTEMPTS, ConcurrentChange, update_file
+from parlance_i18n.formats import CatalogFileError
+from parlance_i18n.store import ATTEMPTS, ConcurrentChange, UnsafePath, label_of, read_bytes, update_file
 
 __all__ = ["LOCK_FILE_NAME", "LockFileError", "SourceLock", "source_hash"]
 
@@ -64,10 +67,12 @@ def source_hash(source: str | Mapping[str, str]) -> str:
 
 
 class SourceLock:
-    """The lock file at `path` (which need not exist yet), read on first use."""
+    """The lock file at `path` (which need not exist yet), read on first use, only inside `root` (the
+    project's folder; None: the lock file's own folder)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, root: Path | None = None) -> None:
         self.path = path
+        self.root = root
         self.problem: str | None = None
         """Why the file could not be read (it is then treated as empty), or None."""
         self._sources: dict[str, dict[str, dict[str, str]]] | None = None
@@ -88,33 +93,51 @@ class SourceLock:
         if not entries:
             return
         hashes = {key: source_hash(source) for key, source in entries.items()}
-        target = Path(os.path.realpath(self.path))
-        if not target.parent.is_dir():
-            raise LockFileError(f"the folder {str(target.parent)!r} of the lock file does not exist: create it, or "
-                                "point [packs.i18n] lock_file elsewhere", {"file": str(target)})
+        bounds = self._bounds()
+        name = label_of(self.path, bounds)
+        if not self.path.parent.is_dir():
+            folder = label_of(self.path.parent, self.root) if self.root is not None else self.path.parent.name
+            raise LockFileError(f"the folder {folder!r} of the lock file does not exist: create it, or "
+                                "point [packs.i18n] lock_file elsewhere", {"file": name})
         merged: dict[str, dict[str, dict[str, str]]] = {}
 
         def merge(before: bytes | None, attempt: int) -> bytes:
-            sources = _parse(before, target) if before is not None else {}
+            sources = _parse(before, self.path) if before is not None else {}
             sources.setdefault(catalog, {}).setdefault(locale, {}).update(hashes)
             merged.clear()
             merged.update(sources)
             return _dump(sources)
 
         try:
-            update_file(self.path, merge, within=self.path.parent, place="its folder")
+            update_file(self.path, merge, within=self.path.parent, place="its folder", max_bytes=MAX_LOCK_BYTES)
         except ConcurrentChange:
-            raise LockFileError(f"{target.name} kept changing while it was being written ({ATTEMPTS} attempts); "
+            raise LockFileError(f"{self.path.name} kept changing while it was being written ({ATTEMPTS} attempts); "
                                 "the translations were written, their source texts not recorded: try again",
-                                {"file": str(target)}) from None
+                                {"file": name}) from None
         self._sources, self.problem = merged, None
+
+    def _bounds(self) -> Path:
+        """The folder the lock file is read in; UnsafePath when the configured path is outside the project
+        (the host resolved a link in it: its target is not named)."""
+        if self.root is None:
+            return self.path.parent
+        if not Path(os.path.abspath(self.path)).is_relative_to(self.root):
+            raise UnsafePath("the lock file ([packs.i18n] lock_file) leads outside the project's folder (a link, or "
+                             "a path elsewhere): Parlance reads and writes only inside the project, so it was left "
+                             "alone; remove the link, or point lock_file inside the project",
+                             {"file": "lock_file"})
+        return self.root
 
     def _loaded(self) -> dict[str, dict[str, dict[str, str]]]:
         if self._sources is None:
             try:
-                data = self.path.read_bytes()
+                data: bytes | None = read_bytes(self.path, root=self._bounds(), max_bytes=MAX_LOCK_BYTES,
+                                                kind="lock files", setting=None)
             except FileNotFoundError:
                 data = None
+            except (UnsafePath, CatalogFileError) as error:
+                self.problem, data = f"{error.message} ({error.code})", None
+                logger.warning("i18n.lock_file_refused", extra={"code": error.code})
             except OSError as error:
                 self.problem, data = f"{self.path.name} cannot be read ({error.__class__.__name__})", None
             try:

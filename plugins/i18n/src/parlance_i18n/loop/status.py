@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Any
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, SourceText, Value
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.model.project import CatalogFile, Project, ProjectLocale
+from parlance_i18n.model.project import CatalogFile, Project, ProjectLocale, parse
+from parlance_i18n.store import UnsafePath
 
 if TYPE_CHECKING:
     from parlance_i18n.loop.lockfile import SourceLock
@@ -254,8 +255,8 @@ class CatalogView:
             if not file.format.limits_length:
                 continue
             try:
-                data = file.path.read_bytes()
-            except OSError:
+                data = file.read_bytes()
+            except (CatalogFileError, UnsafePath, OSError):
                 continue
             for key, length in file.format.max_lengths(data).items():
                 found.setdefault(key, length)
@@ -355,16 +356,16 @@ class CatalogView:
         found: list[tuple[CatalogFile, LocaleMessages]] = []
         for file in self.target_files:
             try:
-                found.append((file, file.format.read(file.path.read_bytes(), self.source_tag)))
-            except (CatalogFileError, OSError):
+                found.append((file, parse(file.format, file.read_bytes(), self.source_tag, file.limits.read)))
+            except (CatalogFileError, UnsafePath, OSError):
                 continue  # reported with the target's problems
         return found
 
     def _read_key_sources(self, files: Iterable[CatalogFile], keys: dict[str, None]) -> None:
         for file in files:
             try:
-                found = file.format.source_texts(file.path.read_bytes(), file.tag)
-            except (CatalogFileError, OSError):
+                found = file.format.source_texts(file.read_bytes(), file.tag)
+            except (CatalogFileError, UnsafePath, OSError):
                 continue  # reported with the locale's problems
             for key, source in found.items():
                 if key not in self._key_sources:

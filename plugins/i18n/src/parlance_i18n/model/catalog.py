@@ -32,6 +32,7 @@ from parlance_i18n.model.fallback import FallbackResolver
 from parlance_i18n.model.loaders import BUNDLE_SUFFIXES, load_bundle_file
 from parlance_i18n.model.project import Project
 from parlance_i18n.settings import I18nSettings
+from parlance_i18n.store import DEFAULT_FILE_LIMITS, FileLimits
 
 __all__ = ["Catalog", "LoadReport"]
 
@@ -56,6 +57,8 @@ class Catalog:
         self.source_locale = source_locale or default_locale
         """The locale translations are made from: what checks compare every other locale with."""
         self.project: Project | None = None
+        self.file_limits = DEFAULT_FILE_LIMITS
+        """What each bundle file may be and expand to (`[packs.i18n] max_file_*`)."""
         self._bundles: dict[str, Bundle] = {}
 
     @classmethod
@@ -63,12 +66,19 @@ class Catalog:
         """A catalog configured by `settings`: language packs' bundles first, then every `bundle_dirs`
         entry, so a project's own bundles win over a language pack's for the same key."""
         catalog = cls(settings.default_tag, settings.fallback_tags, settings.limits, settings.source_tag)
+        catalog.file_limits = FileLimits.of(settings)
         if language_pack_files:
             catalog.load_bundle_files(language_pack_files)
+        root = settings.root
         for directory in settings.bundle_dirs:
-            catalog.load_bundle_dir(directory)
+            inside = root is not None and Path(os.path.realpath(directory)).is_relative_to(root)
+            if root is not None and not inside and not settings.allow_outside_project:
+                logger.warning("i18n.bundle_dir_outside_project", extra={"path": str(directory)})
+                continue
+            catalog.load_bundle_dir(directory, root=root if inside else None)
         if settings.catalogs:
-            catalog.open_project(Project(settings.catalogs, settings.source_tag))
+            catalog.open_project(Project(settings.catalogs, settings.source_tag, root=root,
+                                         allow_outside=settings.allow_outside_project, limits=catalog.file_limits))
         return catalog
 
     def open_project(self, project: Project) -> None:
@@ -93,8 +103,10 @@ class Catalog:
         current = self._bundles.get(bundle.code)
         self._bundles[bundle.code] = current.merged_with(bundle) if current else bundle
 
-    def load_bundle_dir(self, path: str | os.PathLike[str]) -> LoadReport:
-        """Load every `<locale>.json` and `<locale>.po` in `path` (not recursive), in name order.
+    def load_bundle_dir(self, path: str | os.PathLike[str], *, root: Path | None = None) -> LoadReport:
+        """Load every `<locale>.json` and `<locale>.po` in `path` (not recursive), in name order, each read
+        only inside `root` (default: the folder's own real path; a file that is a link leading out of it,
+        or not a regular file, is skipped).
 
         Bad files are logged and listed in the report's `skipped`; nothing raises for them.
         """
@@ -102,13 +114,15 @@ class Catalog:
         if not directory.is_dir():
             logger.warning("i18n.bundle_dir_missing", extra={"path": str(directory)})
             return LoadReport(skipped=[(directory, "not a directory")])
-        report = self.load_bundle_files(_bundle_files(sorted(directory.iterdir())))
+        bounds = root if root is not None else Path(os.path.realpath(directory))
+        report = self.load_bundle_files(_bundle_files(sorted(directory.iterdir())), root=bounds)
         logger.info("i18n.bundle_dir_loaded", extra={"path": str(directory), "files": len(report.loaded),
                                                      "skipped": len(report.skipped)})
         return report
 
-    def load_bundle_files(self, files: Iterable[str | os.PathLike[str]]) -> LoadReport:
-        """Load the given `<locale>.json` / `<locale>.po` files in order (later files win per key).
+    def load_bundle_files(self, files: Iterable[str | os.PathLike[str]], *, root: Path | None = None) -> LoadReport:
+        """Load the given `<locale>.json` / `<locale>.po` files in order (later files win per key), each
+        read only inside `root` (default: the folder it leads to when it is given).
 
         For callers that pick the files themselves, e.g. a language pack's
         `pack.files("messages", "*.json")`, which the host has already kept inside the pack.
@@ -116,7 +130,7 @@ class Catalog:
         report = LoadReport()
         for file in map(Path, files):
             try:
-                bundle = load_bundle_file(file, self.limits)
+                bundle = load_bundle_file(file, self.limits, root=root, file_limits=self.file_limits)
             except I18nError as exc:
                 logger.warning("i18n.bundle_file_skipped", extra={"path": str(file), "reason": exc.message})
                 report.skipped.append((file, exc.message))
@@ -127,4 +141,5 @@ class Catalog:
 
 
 def _bundle_files(paths: Iterable[Path]) -> Iterable[Path]:
-    return (p for p in paths if p.suffix in BUNDLE_SUFFIXES and not p.name.startswith(".") and p.is_file())
+    # A link or a special file too: the store refuses it, with its reason, when it is read.
+    return (p for p in paths if p.suffix in BUNDLE_SUFFIXES and not p.name.startswith(".") and not p.is_dir())

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 from pathlib import Path
 
 from parlance_i18n import formats
@@ -31,6 +32,7 @@ from parlance_i18n.formats import CatalogFileError, LocaleMessages
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.model.bundles import DEFAULT_LIMITS, Bundle, Limits, utf8_size
 from parlance_i18n.model.project import CatalogFile, ProjectLocale, read_file
+from parlance_i18n.store import DEFAULT_FILE_LIMITS, FileLimits
 
 __all__ = ["BUNDLE_SUFFIXES", "BundleFileError", "bundle_catalog", "load_bundle_file", "text_size"]
 
@@ -46,10 +48,12 @@ class BundleFileError(I18nError):
     code = "INVALID_BUNDLE_FILE"
 
 
-def load_bundle_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> Bundle:
+def load_bundle_file(path: Path, limits: Limits = DEFAULT_LIMITS, *, root: Path | None = None,
+                     file_limits: FileLimits = DEFAULT_FILE_LIMITS) -> Bundle:
     """The bundle of one `<locale>.json` or `<locale>.po` file, read now: its messages are the file's
-    read-only catalog (a `ProjectLocale`). Raises BundleFileError naming why the file cannot be used."""
-    catalog = bundle_catalog(path, limits)
+    read-only catalog (a `ProjectLocale`), read only inside `root` (default: the folder the file leads
+    to now). Raises BundleFileError naming why the file cannot be used."""
+    catalog = bundle_catalog(path, limits, root=root, file_limits=file_limits)
     read, problems = catalog.load(), catalog.problems
     if not read:
         raise BundleFileError(f"{path}: {problems[0].reason}")
@@ -58,9 +62,12 @@ def load_bundle_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> Bundle:
     return Bundle(catalog.tag, catalog, text_size(read[0][1]))
 
 
-def bundle_catalog(path: Path, limits: Limits) -> ProjectLocale:
-    """The read-only catalog of one `<locale>.json` or `<locale>.po` file, not read yet (`load` it);
-    raises BundleFileError when the file name is not a locale code."""
+def bundle_catalog(path: Path, limits: Limits, *, root: Path | None = None,
+                   file_limits: FileLimits = DEFAULT_FILE_LIMITS) -> ProjectLocale:
+    """The read-only catalog of one `<locale>.json` or `<locale>.po` file, not read yet (`load` it),
+    held to `root` (default: the folder the file leads to now: a language pack's file, which the host
+    kept inside its pack, cannot be swapped for a link elsewhere before it is read); raises
+    BundleFileError when the file name is not a locale code."""
     try:
         tag = parse_locale(path.stem)
     except I18nError:
@@ -71,7 +78,8 @@ def bundle_catalog(path: Path, limits: Limits) -> ProjectLocale:
     claim = formats.claims(path.suffix)
     if claim is None or path.suffix not in BUNDLE_SUFFIXES:
         raise BundleFileError(f"{path}: a bundle file is <locale>.json (ICU messages) or <locale>.po (gettext)")
-    file = CatalogFile(str(path.parent), path, tag, formats.get(claim[0]), path.parent)
+    bounds = root if root is not None else Path(os.path.realpath(path)).parent
+    file = CatalogFile(str(path.parent), path, tag, formats.get(claim[0]), path.parent, root=bounds, limits=file_limits)
     if path.suffix == ".po":
         return ProjectLocale(tag, [file], fixed=True)
     return ProjectLocale(tag, [file], read=functools.partial(_read_whole, limits=limits), fixed=True)

@@ -9,14 +9,22 @@ of the locale, not an error: the locale's other files load, and `i18n_check` rep
 Where catalogs overlap, the first configured one wins per key; a key's origin (catalog, file,
 line) is found on request by opening the file that holds it.
 
-Every catalog file is read here, by `read_file` (its format's reader): a project's, and the
-read-only catalogs of bundle files (`bundle_dirs`, language packs' `messages/`), which `loaders`
-reads at startup through the same `ProjectLocale` with the stricter reader bundle files have.
+Every catalog file is read here, by `read_file` (its format's reader, under the file's `FileLimits`):
+a project's, and the read-only catalogs of bundle files (`bundle_dirs`, language packs' `messages/`),
+which `loaders` reads at startup through the same `ProjectLocale` with the stricter reader bundle
+files have.
+
+Every file is read through `store`, held to its `root`: the project's folder, or for a catalog
+outside it (`allow_outside_project`, or a project opened in code without one) the catalog's own
+folder. A catalog whose folder leads outside the project is a problem of the project (no file of it
+is listed); a file that leads outside, or is not a regular file, is listed and then refused when
+read, a problem of its locale naming it (UNSAFE_PATH), so it is reported where a reader looks.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 import os
 import re
@@ -24,16 +32,17 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from parlance_i18n import formats
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, Renderable, facts_of
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, ReadLimits
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.settings import CatalogSource
-from parlance_i18n.store import read_bytes
+from parlance_i18n.settings import CatalogSource, fixed_folder
+from parlance_i18n.store import DEFAULT_FILE_LIMITS, FileLimits, UnsafePath, check_file, label_of, read_bytes, read_head
 
 __all__ = ["CatalogFile", "FileProblem", "Layer", "Project", "ProjectLocale", "Reader", "catalog_folder", "discover",
-           "read_file"]
+           "parse", "read_file"]
 
 logger = logging.getLogger(__name__)
 
@@ -49,8 +58,22 @@ class CatalogFile:
     tag: LocaleTag
     format: CatalogFormat
     folder: Path
-    """The catalog's own folder (`catalog_folder`): the file is written only when it leads inside it."""
+    """The catalog's own folder (`catalog_folder`, its real path when the project was opened): the file is
+    written only when it leads inside it."""
     domain: str | None = None
+    root: Path | None = None
+    """The folder the file is read only inside: the project's, or the catalog's own (None: `folder`)."""
+    limits: FileLimits = DEFAULT_FILE_LIMITS
+    """What the file may be and expand to (`[packs.i18n] max_file_bytes`, `max_file_messages`, `max_file_chars`)."""
+
+    @property
+    def bounds(self) -> Path:
+        """The folder the file must lie inside to be read."""
+        return self.root if self.root is not None else self.folder
+
+    def read_bytes(self) -> bytes:
+        """The file's bytes, through `store` (inside `bounds`, a regular file, under the size limit)."""
+        return read_bytes(self.path, root=self.bounds, max_bytes=self.limits.max_bytes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,36 +87,45 @@ class FileProblem:
     reason: str
 
 
-def discover(source: CatalogSource, source_tag: LocaleTag) -> tuple[list[CatalogFile], list[FileProblem]]:
+def discover(source: CatalogSource, source_tag: LocaleTag, *, root: Path | None = None,
+             limits: FileLimits = DEFAULT_FILE_LIMITS) -> tuple[list[CatalogFile], list[FileProblem]]:
     """The files `source.path` matches, with the locale each is for; problems for what was skipped
-    (a folder that is not a locale is not a problem: `values-night` is simply not a catalog)."""
+    (a folder that is not a locale is not a problem: `values-night` is simply not a catalog). Files
+    are held to `root` (default: the catalog's own folder)."""
     pattern = str(source.path)
-    folder = catalog_folder(source.path)
+    folder = Path(os.path.realpath(catalog_folder(source.path)))
+    root = root if root is not None else folder
     files: list[CatalogFile] = []
     problems: list[FileProblem] = []
-    matched = list(_expand(pattern, _default_folder(source, pattern)))
+    matched = list(_expand(pattern, _default_folder(source, pattern), root))
     # One format for the whole catalog: a locale's file with no i18next trait yet (a new, nearly empty
     # translation) is still an i18next file when its siblings are.
-    catalog_format = _catalog_format(source, [path for path, _ in matched])
+    catalog_format = _catalog_format(source, [path for path, _ in matched], root)
     for path, fields in matched:
-        fmt = catalog_format or _format_of(source, path)
+        fmt = catalog_format or _format_of(source, path, root)
         if fmt is None:
+            try:
+                check_file(path, root)
+            except UnsafePath as exc:
+                problems.append(FileProblem(source.label, path, None, None, _reason(exc)))
+                continue
             problems.append(FileProblem(source.label, path, None, None,
                                         "the format cannot be told from the file name: set `format` for this catalog"))
             continue
         if fmt.multi_locale:
             try:
-                tags = fmt.locales(read_bytes(path))
-            except (CatalogFileError, OSError) as exc:
+                tags = fmt.locales(read_bytes(path, root=root, max_bytes=limits.max_bytes))
+            except (CatalogFileError, UnsafePath, OSError) as exc:
                 problems.append(FileProblem(source.label, path, None, None, _reason(exc)))
                 continue
-            files.extend(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain")) for tag in tags)
+            files.extend(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain"), root, limits)
+                         for tag in tags)
             continue
         spelled = fields.get("locale")
         # No {locale} (one file, or Android's unqualified res/values): the source locale's file.
         tag = source_tag if spelled is None else fmt.parse_spelling(spelled)
         if tag is not None:
-            files.append(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain")))
+            files.append(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain"), root, limits))
     if not files and not problems:
         problems.append(FileProblem(source.label, source.path, None, None,
                                     "no file matches this catalog's path: check the path (relative to parlance.toml) "
@@ -102,21 +134,49 @@ def discover(source: CatalogSource, source_tag: LocaleTag) -> tuple[list[Catalog
 
 
 class Project:
-    """Every configured catalog, discovered (not read): a `ProjectLocale` per locale found."""
+    """Every configured catalog, discovered (not read): a `ProjectLocale` per locale found.
 
-    def __init__(self, sources: list[CatalogSource], source_tag: LocaleTag) -> None:
-        self.sources = sources
+    `root` is the project's folder (the folder of parlance.toml, a real path), which every file must lie
+    inside; a catalog whose folder leads outside it is a problem and left out, unless `allow_outside`,
+    which holds such a catalog to its own folder instead. Without a `root` (a project opened in code)
+    each catalog is held to its own folder. `limits` bound each file (`store.FileLimits`).
+
+    A catalog without a `name` is named by its path relative to `root`, as parlance.toml writes it
+    (the host hands the pack absolute paths): in answers, the `catalog` argument and the lock file.
+    """
+
+    def __init__(self, sources: list[CatalogSource], source_tag: LocaleTag, *, root: Path | None = None,
+                 allow_outside: bool = False, limits: FileLimits = DEFAULT_FILE_LIMITS) -> None:
+        self.sources = sources = [_named(source, root) for source in sources]
         self.source_tag = source_tag
+        self.root = root
         self.problems: list[FileProblem] = []
         by_locale: dict[str, list[CatalogFile]] = {}
         tags: dict[str, LocaleTag] = {}
         for source in sources:
-            files, problems = discover(source, source_tag)
+            folder = Path(os.path.realpath(catalog_folder(source.path)))
+            inside = root is not None and folder.is_relative_to(root)
+            if root is not None and not inside and not allow_outside:
+                fixed = catalog_folder(source.path)
+                label = label_of(fixed, root) if Path(os.path.abspath(fixed)).is_relative_to(root) else ""
+                self.problems.append(FileProblem(source.label, source.path, None, None, _reason(UnsafePath(
+                    f"the catalog's folder {label + ' ' if label else ''}leads outside the project's folder (a link): Parlance reads only "
+                    "inside it, so the catalog was left out; replace the link with the folder, or set [packs.i18n] "
+                    "allow_outside_project = true"))))
+                continue
+            files, problems = discover(source, source_tag, root=root if inside else None, limits=limits)
             self.problems.extend(problems)
             for file in files:
                 by_locale.setdefault(file.tag.code, []).append(file)
                 tags[file.tag.code] = file.tag
         self.locales = {code: ProjectLocale(tags[code], files) for code, files in sorted(by_locale.items())}
+
+
+def _named(source: CatalogSource, root: Path | None) -> CatalogSource:
+    """`source`, named by its path relative to `root` when it has no name and lies inside it."""
+    if source.name is not None or root is None or not source.path.is_absolute() or not source.path.is_relative_to(root):
+        return source
+    return source.model_copy(update={"name": source.path.relative_to(root).as_posix()})
 
 
 Reader = Callable[[CatalogFile], LocaleMessages]
@@ -128,9 +188,44 @@ Layer: TypeAlias = "_LocaleFiles | Mapping[str, Renderable]"
 
 
 def read_file(file: CatalogFile) -> LocaleMessages:
-    """One file's messages for its locale, read by its format: how every catalog file is read
-    (raises CatalogFileError when it cannot be, OSError when it cannot be opened)."""
-    return file.format.read(read_bytes(file.path), file.tag)
+    """One file's messages for its locale, read by its format under the file's limits: how every catalog
+    file is read (raises CatalogFileError when it cannot be or is past a limit, UnsafePath when it leads
+    outside its root or is not a regular file, OSError when it cannot be opened)."""
+    return parse(file.format, file.read_bytes(), file.tag, file.limits.read)
+
+
+def parse(fmt: CatalogFormat, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> LocaleMessages:
+    """`fmt.read(data, tag)` held to `limits`: a file past one raises CatalogFileError naming the limit
+    and its setting. A format that takes the limits (`read(data, tag, limits)`) enforces them as it
+    reads, stopping as soon as it passes one (what an alias bomb needs); for one that does not, they
+    are checked on what it read (counting keys and texts costs about a third of reading them)."""
+    if _takes_limits(type(fmt)):
+        return cast(LocaleMessages, cast(Any, fmt).read(data, tag, limits))
+    messages = fmt.read(data, tag)
+    if len(messages) > limits.max_messages:
+        raise CatalogFileError(f"the file holds {len(messages):,} messages; a catalog file of more than "
+                               f"{limits.max_messages:,} is not served (setting [packs.i18n] max_file_messages): "
+                               "split it, or raise the setting")
+    _check_chars(messages, limits)
+    return messages
+
+
+@functools.cache
+def _takes_limits(kind: type[CatalogFormat]) -> bool:
+    return "limits" in inspect.signature(kind.read).parameters
+
+
+def _check_chars(messages: LocaleMessages, limits: ReadLimits) -> None:
+    """What a format that does not count them read: its keys and texts (each form of a plural)."""
+    total, most = 0, limits.max_decoded_chars
+    for key in messages:
+        text = messages.text(key)
+        total += len(key) + (0 if text is None else len(text) if isinstance(text, str)
+                             else sum(len(form) for form in text.values()))
+        if total > most:
+            raise CatalogFileError(f"the file's keys and texts hold more than {most:,} characters once read; a "
+                                   "catalog file that large is not served (setting [packs.i18n] max_file_chars): "
+                                   "split it, or raise the setting")
 
 
 class ProjectLocale(Mapping[str, Renderable]):
@@ -206,8 +301,8 @@ class ProjectLocale(Mapping[str, Renderable]):
             for file, messages in layer.load():
                 if key in messages:
                     try:
-                        line = file.format.edit(read_bytes(file.path), file.tag).line_of(key)
-                    except (CatalogFileError, OSError):
+                        line = file.format.edit(file.read_bytes(), file.tag).line_of(key)
+                    except (CatalogFileError, UnsafePath, OSError):
                         line = None
                     return file.catalog, file.path, line
         return None
@@ -374,7 +469,7 @@ class _LocaleFiles:
         for file in self.files:
             try:
                 messages = self._read(file)
-            except (CatalogFileError, OSError) as exc:
+            except (CatalogFileError, UnsafePath, OSError) as exc:
                 problems.append(FileProblem(file.catalog, file.path, None, getattr(exc, "line", None), _reason(exc)))
                 logger.warning("i18n.catalog_file_skipped", extra={"path": str(file.path), "catalog": file.catalog})
                 continue
@@ -388,29 +483,25 @@ class _LocaleFiles:
 
 def catalog_folder(path: Path) -> Path:
     """The folders of a catalog path before its first placeholder (the file's folder without one): what
-    the catalog's files are written inside."""
-    parts = []
-    for part in path.parts[:-1]:
-        if "{" in part:
-            break
-        parts.append(part)
-    return Path(*parts) if parts else Path(".")
+    the catalog's files are written inside (`settings.fixed_folder`)."""
+    return fixed_folder(path)
 
 
-def _expand(pattern: str, default_folder: str | None) -> Iterator[tuple[Path, dict[str, str]]]:
+def _expand(pattern: str, default_folder: str | None, root: Path) -> Iterator[tuple[Path, dict[str, str]]]:
     """Every existing file the pattern matches, with what `{locale}` and `{domain}` matched
-    (`<default_folder>-{locale}` matching the default folder too)."""
+    (`<default_folder>-{locale}` matching the default folder too). A folder on the way that leads
+    outside `root` is not looked into: it is listed itself, to be reported by its name."""
     parts = Path(pattern).parts
     fixed = 0
     while fixed < len(parts) and "{" not in parts[fixed]:
         fixed += 1
     base = Path(*parts[:fixed]) if fixed else Path(".")
     if fixed == len(parts):
-        if base.is_file():
+        if _is_candidate(base):
             yield base, {}
         return
     found = 0
-    for path, fields in _walk(base, parts[fixed:], {}, default_folder):
+    for path, fields in _walk(base, parts[fixed:], {}, default_folder, root):
         found += 1
         if found > _MAX_MATCHES:
             logger.warning("i18n.catalog_too_many_files", extra={"pattern": pattern, "limit": _MAX_MATCHES})
@@ -419,14 +510,16 @@ def _expand(pattern: str, default_folder: str | None) -> Iterator[tuple[Path, di
 
 
 def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str],
-          default_folder: str | None) -> Iterator[tuple[Path, dict[str, str]]]:
+          default_folder: str | None, root: Path) -> Iterator[tuple[Path, dict[str, str]]]:
     head, rest = parts[0], parts[1:]
     if "{" not in head:
         child = directory / head
         if rest:
-            if child.is_dir():
-                yield from _walk(child, rest, fields, default_folder)
-        elif child.is_file():
+            if child.is_dir() and _leads_out(child, root):
+                yield child, fields
+            elif child.is_dir():
+                yield from _walk(child, rest, fields, default_folder, root)
+        elif _is_candidate(child):
             yield child, fields
         return
     matcher = _segment_matcher(head, default_folder)
@@ -441,10 +534,26 @@ def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str],
         if match is None:
             continue
         found = {**fields, **{k: v for k, v in match.groupdict().items() if v is not None}}
-        if rest and entry.is_dir():
-            yield from _walk(Path(entry.path), rest, found, default_folder)
-        elif not rest and entry.is_file():
-            yield Path(entry.path), found
+        path = Path(entry.path)
+        if not rest:
+            if not entry.is_dir():  # a link or a FIFO too: listed, and judged when read
+                yield path, found
+        elif entry.is_dir():
+            if _leads_out(path, root):  # not looked into: listed itself, reported by its name
+                yield path, found
+            else:
+                yield from _walk(path, rest, found, default_folder, root)
+
+
+def _leads_out(folder: Path, root: Path) -> bool:
+    """Whether a folder found on the way is a link leading outside `root` (its files are not listed)."""
+    return not Path(os.path.realpath(folder)).is_relative_to(root)
+
+
+def _is_candidate(path: Path) -> bool:
+    """Whether a path the pattern names in full is a catalog file to list: anything there but a folder
+    (a link leading out, a FIFO: listed, and refused with its reason when read)."""
+    return path.is_symlink() or (path.exists() and not path.is_dir())
 
 
 _PLACEHOLDER_REGEX = {"{locale}": "(?P<locale>[^/]+?)", "{domain}": "(?P<domain>[^/]+?)"}
@@ -470,25 +579,24 @@ def _default_folder(source: CatalogSource, pattern: str) -> str | None:
     return fmt.default_folder if fmt is not None else None
 
 
-def _catalog_format(source: CatalogSource, paths: list[Path]) -> CatalogFormat | None:
+def _catalog_format(source: CatalogSource, paths: list[Path], root: Path) -> CatalogFormat | None:
     """The format every file of the catalog is read with: the configured one, else the first specific
     format any of its files shows (JSON files only look like icu-json when none shows more)."""
     if source.format is not None:
         return formats.get(source.format)
-    found = [fmt for fmt in (_format_of(source, path) for path in paths) if fmt is not None]
+    found = [fmt for fmt in (_format_of(source, path, root) for path in paths) if fmt is not None]
     plain_json = formats.detect(Path("catalog.json"))  # what a .json file is when it shows nothing more
     return next((fmt for fmt in found if fmt is not plain_json), found[0] if found else None)
 
 
-def _format_of(source: CatalogSource, path: Path) -> CatalogFormat | None:
+def _format_of(source: CatalogSource, path: Path, root: Path) -> CatalogFormat | None:
     if source.format is not None:
         return formats.get(source.format)
     head = b""
     if path.suffix.lower() == ".json":
         try:
-            with path.open("rb") as stream:
-                head = stream.read(4096)
-        except OSError:
+            head = read_head(path, root=root)
+        except (UnsafePath, OSError):
             return None
     return formats.detect(path, head)
 
@@ -522,6 +630,8 @@ def _stat(path: Path) -> tuple[int, int] | None:
 
 
 def _reason(exc: BaseException) -> str:
+    if isinstance(exc, UnsafePath):
+        return f"{exc.message} ({exc.code})"
     if isinstance(exc, CatalogFileError):
         return exc.message
     return f"the file cannot be read ({exc.__class__.__name__})"

@@ -74,7 +74,8 @@ async def translate(args: TranslateInput, ctx: I18nContext) -> ToolResult[Transl
     if found.fallback and translator.catalog.project is not None:
         skipped = translator.skipped(args.key, args.locale)  # the route's locales are read: dict lookups
         if skipped:  # the locale's file has the key, but not a usable message: say why it fell back
-            return ToolResult(output, meta={META_KEY: {"skipped": [skipped_message(p) for p in skipped]}})
+            root = translator.catalog.project.root
+            return ToolResult(output, meta={META_KEY: {"skipped": [skipped_message(p, root) for p in skipped]}})
     return ToolResult(output)
 
 
@@ -122,9 +123,11 @@ async def check(args: CheckInput, ctx: I18nContext) -> CheckOutput:
         anyio.from_thread.run(ctx.report_progress, done, total, f"checked {code} ({done} of {total})")
 
     reference, reports = await anyio.to_thread.run_sync(check_locales, translator, codes, args.limit, checked)
+    project = translator.catalog.project
+    root = project.root if project is not None else ctx.settings.root if ctx.settings is not None else None
     return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference,
-                       locales=[locale_report(report) for report in reports],
-                       catalog_problems=[invalid_message(problem) for problem in catalog_problems(translator)])
+                       locales=[locale_report(report, root) for report in reports],
+                       catalog_problems=[invalid_message(problem, root) for problem in catalog_problems(translator)])
 
 
 # --- resources -----------------------------------------------------------------------------------------

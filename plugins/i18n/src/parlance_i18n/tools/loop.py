@@ -8,6 +8,11 @@ writing files) runs in a worker thread.
 
 Every write is logged as events (each file written, with its sizes; the call's counts of written,
 unchanged and refused messages), never with a message text.
+
+A write is refused before any work when the call is larger than `[packs.i18n] max_write_messages`
+or `max_write_chars` (INVALID_ARGUMENTS naming the setting), and when a file of a locale it reads
+leads outside the project or is not a regular file (UNSAFE_PATH, `store.check_file`): planning reads
+those files, so it must not start on one. The store checks every file again as it writes it.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from parlance_i18n.loop.writes import WritePlan, apply, plan_delete_keys, plan_r
 from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.model.project import Project, ProjectLocale
 from parlance_i18n.settings import I18nSettings
+from parlance_i18n.store import check_file
 from parlance_i18n.tools.context import I18nContext
 from parlance_i18n.tools.models import (
     DeleteKeysInput,
@@ -67,6 +73,8 @@ async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
     source = _source(project)
     lock = _lock(ctx, project)
 
+    root = _root(ctx)
+
     def build() -> list[LocaleStatusReport]:
         reports = []
         for target in locales:
@@ -74,7 +82,7 @@ async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
                 continue
             _refresh(source, target)
             for found in catalog_status(project, source, target, lock, catalog=args.catalog, limit=args.limit):
-                reports.append(locale_status(found, details=args.details))
+                reports.append(locale_status(found, details=args.details, root=root))
         return reports
 
     with domain_or_argument_errors:  # an unknown catalog, a lock file that is not one: sentences, not crashes
@@ -137,6 +145,7 @@ async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
 async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
                catalog: str | None, allow_new_keys: bool, dry_run: bool) -> WriteOutput:
     settings = _settings(ctx)
+    _within_write_caps(settings, messages)
     limit = settings.max_message_chars
     too_long = sorted(key for key, value in messages.items()
                       if len(key) > limit or any(len(text) > limit for text in _texts(value)))
@@ -151,11 +160,26 @@ async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messag
         return plan_set_messages(target, _source(project), messages, catalog=catalog,
                                  allow_new_keys=allow_new_keys, glossary_check=glossary.missing_in)
 
-    return await _write(ctx, project, dry_run, plan, record=target)
+    return await _write(ctx, project, dry_run, plan, [target, _source(project)], record=target)
 
 
 def _texts(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else [v for v in value.values() if isinstance(v, str)]
+
+
+def _within_write_caps(settings: I18nSettings, messages: dict[str, Any]) -> None:
+    """Refuse a call larger than the settings allow, before any work (INVALID_ARGUMENTS naming the setting)."""
+    if len(messages) > settings.max_write_messages:
+        raise ToolError("INVALID_ARGUMENTS",
+                        f"the call carries {len(messages):,} messages; one call takes at most "
+                        f"{settings.max_write_messages:,} (setting [packs.i18n] max_write_messages): split it into "
+                        "several calls; nothing was written", {"limit": settings.max_write_messages})
+    chars = sum(len(key) + sum(len(text) for text in _texts(value)) for key, value in messages.items())
+    if chars > settings.max_write_chars:
+        raise ToolError("INVALID_ARGUMENTS",
+                        f"the call's keys and messages hold {chars:,} characters; one call takes at most "
+                        f"{settings.max_write_chars:,} (setting [packs.i18n] max_write_chars): split it into "
+                        "several calls; nothing was written", {"limit": settings.max_write_chars})
 
 
 async def rename_key(args: RenameKeyInput, ctx: I18nContext) -> WriteOutput:
@@ -163,14 +187,14 @@ async def rename_key(args: RenameKeyInput, ctx: I18nContext) -> WriteOutput:
     locales = list(project.locales.values())
     return await _write(ctx, project, args.dry_run,
                         lambda: plan_rename_key(locales, args.old, args.new,
-                                                catalog=args.catalog))
+                                                catalog=args.catalog), locales)
 
 
 async def delete_keys(args: DeleteKeysInput, ctx: I18nContext) -> WriteOutput:
     project = _project(ctx)
     locales = list(project.locales.values())
     return await _write(ctx, project, args.dry_run,
-                        lambda: plan_delete_keys(locales, list(args.keys), catalog=args.catalog))
+                        lambda: plan_delete_keys(locales, list(args.keys), catalog=args.catalog), locales)
 
 
 async def translate_missing(args: TranslateMissingInput, ctx: I18nContext) -> ToolResult[TranslateMissingOutput]:
@@ -195,11 +219,15 @@ async def translate_missing(args: TranslateMissingInput, ctx: I18nContext) -> To
                                    f"{written.unchanged} unchanged in {code}.\n{written.diff}")
 
 
-async def _write(ctx: I18nContext, project: Project, dry_run: bool,
-                 plan: Any, record: ProjectLocale | None = None) -> WriteOutput:
+async def _write(ctx: I18nContext, project: Project, dry_run: bool, plan: Any, reads: list[ProjectLocale],
+                 record: ProjectLocale | None = None) -> WriteOutput:
+    """Plan (reading the files of the locales in `reads`), then write unless `dry_run`."""
     notes: list[str] = []
 
     def run() -> WritePlan:
+        for locale in reads:  # planning reads these files: none may lead outside, nor be a FIFO
+            for file in locale.files:
+                check_file(file.path, file.bounds)
         planned: WritePlan = plan()
         if dry_run:
             return planned
@@ -288,19 +316,23 @@ def _settings(ctx: I18nContext) -> I18nSettings:
 
 
 def _lock(ctx: I18nContext, project: Project) -> SourceLock:
+    """The lock file (the host resolved it beside parlance.toml), held to the project's folder unless
+    `allow_outside_project` lets it lie elsewhere on purpose (then to its own folder)."""
     settings = _settings(ctx)
-    return SourceLock(settings.lock_file)  # the host resolved it beside parlance.toml
+    return SourceLock(settings.lock_file, None if settings.allow_outside_project else settings.root)
 
 
 def _root(ctx: I18nContext) -> Path:
-    """The project's folder: where parlance.toml is, which the host resolved the lock file against."""
+    """The project's folder: where parlance.toml is (`project_root`, which the host resolves there); the
+    lock file's folder for settings built in code."""
     settings = _settings(ctx)
-    return settings.lock_file.parent
+    return settings.root or settings.lock_file.parent
 
 
 def _glossary(ctx: I18nContext, tag: LocaleTag) -> tuple[Glossary, StyleNotes]:
     settings = _settings(ctx)
-    return load_glossary(tag, ctx.language_packs, list(settings.glossaries))
+    root = None if settings.allow_outside_project else settings.root
+    return load_glossary(tag, ctx.language_packs, list(settings.glossaries), root)
 
 
 def _work_items_result(page: _Page, why: str) -> ToolResult[TranslateMissingOutput]:

@@ -9,10 +9,18 @@ until it is converted here.
     domain_errors                 I18nError -> ToolError with the same code, message and data
     domain_or_argument_errors     the same, and a bare ValueError (a sentence about an argument the
                                   domain found wrong: a stale cursor) -> INVALID_ARGUMENTS
+
+Answers stay small and name the project's own paths: a key or text a diagnostic echoes (i18n_check,
+i18n_status details, write refusals, skipped messages) is cut to `ECHO_CHARS` characters, a reason
+to `REASON_CHARS` (`clip`: the rest counted, "…(N more)"); every file is named relative to the
+project's folder (`relative`), and a reason that quotes a path inside the project quotes it so too.
+Keys a caller must act on exactly (work items, write results) are not cut: they are the caller's own,
+or held to `max_message_chars` before they are written.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -31,7 +39,10 @@ if TYPE_CHECKING:  # read, not built: the seed's tools need not load the localiz
     from parlance_i18n.model.project import FileProblem
 
 __all__ = [
+    "ECHO_CHARS",
+    "REASON_CHARS",
     "bundle_view",
+    "clip",
     "domain_errors",
     "domain_or_argument_errors",
     "invalid_message",
@@ -44,6 +55,11 @@ __all__ = [
     "work_item",
 ]
 
+ECHO_CHARS = 200
+"""A key or text a diagnostic echoes is cut here: enough to recognize it, never megabytes of it."""
+REASON_CHARS = 1000
+"""A reason is a sentence, and may quote a key or a text: cut here."""
+
 
 # --- results -------------------------------------------------------------------------------------------
 
@@ -53,32 +69,36 @@ def locale_summary(found: LocaleSummary) -> models.LocaleSummary:
                                 found.display_name, found.coverage)
 
 
-def locale_report(found: LocaleReport) -> models.LocaleReport:
+def locale_report(found: LocaleReport, root: Path | None = None) -> models.LocaleReport:
     return models.LocaleReport(
         found.code, found.message_count, found.coverage,
-        missing_count=found.missing_count, missing_keys=found.missing_keys,
-        extra_count=found.extra_count, extra_keys=found.extra_keys,
+        missing_count=found.missing_count, missing_keys=_clip_all(found.missing_keys),
+        extra_count=found.extra_count, extra_keys=_clip_all(found.extra_keys),
         argument_mismatches=[_argument_mismatch(m) for m in found.argument_mismatches],
         plural_gaps=[_plural_gap(g) for g in found.plural_gaps],
-        invalid_count=found.invalid_count, invalid_messages=[invalid_message(m) for m in found.invalid_messages],
+        invalid_count=found.invalid_count,
+        invalid_messages=[invalid_message(m, root) for m in found.invalid_messages],
     )
 
 
-def invalid_message(found: InvalidMessage) -> models.InvalidMessage:
-    return models.InvalidMessage(found.catalog, found.file, found.line, found.key, found.reason)
+def invalid_message(found: InvalidMessage, root: Path | None = None) -> models.InvalidMessage:
+    """A skipped message or unreadable file, its file (and a bundle folder's name) relative to `root`."""
+    return models.InvalidMessage(relative(found.catalog, root) or found.catalog, relative(found.file, root) or "",
+                                 found.line, _clip_key(found.key), _reason(found.reason, root))
 
 
-def locale_status(found: LocaleStatus, *, details: bool) -> models.LocaleStatusReport:
+def locale_status(found: LocaleStatus, *, details: bool, root: Path | None = None) -> models.LocaleStatusReport:
     """One catalog's status in one locale; the keys behind the counts only with `details`."""
     return models.LocaleStatusReport(
         catalog=found.catalog, locale=found.locale, total=found.total, translated=found.translated,
         missing=found.missing, untranslated=found.untranslated, fuzzy=found.fuzzy, invalid=found.invalid,
         stale=found.stale, coverage=found.coverage,
-        missing_keys=found.missing_keys if details else [],
-        untranslated_keys=found.untranslated_keys if details else [],
-        fuzzy_keys=found.fuzzy_keys if details else [],
-        stale_keys=found.stale_keys if details else [],
-        invalid_messages=[models.SkippedMessage(m.key, m.reason) for m in found.invalid_messages] if details else [],
+        missing_keys=_clip_all(found.missing_keys) if details else [],
+        untranslated_keys=_clip_all(found.untranslated_keys) if details else [],
+        fuzzy_keys=_clip_all(found.fuzzy_keys) if details else [],
+        stale_keys=_clip_all(found.stale_keys) if details else [],
+        invalid_messages=[models.SkippedMessage(_clip_key(m.key), _reason(m.reason, root))
+                          for m in found.invalid_messages] if details else [],
     )
 
 
@@ -95,13 +115,14 @@ def work_item(item: WorkItem, root: Path) -> models.WorkItemView:
 
 def key_result(outcome: KeyOutcome, root: Path) -> models.KeyResult:
     """What a write did with one key, its file relative to the project's folder."""
-    return models.KeyResult(outcome.key, outcome.status, list(outcome.reasons), relative(outcome.file, root))
+    return models.KeyResult(outcome.key, outcome.status, [_reason(reason, root) for reason in outcome.reasons],
+                            relative(outcome.file, root))
 
 
-def skipped_message(problem: FileProblem) -> dict[str, Any]:
+def skipped_message(problem: FileProblem, root: Path | None = None) -> dict[str, Any]:
     """A message skipped in a catalog file, as i18n_translate's `_meta` tells it."""
-    return {"catalog": problem.catalog, "file": str(problem.path), "line": problem.line, "key": problem.key,
-            "reason": problem.reason}
+    return {"catalog": problem.catalog, "file": relative(str(problem.path), root), "line": problem.line,
+            "key": _clip_key(problem.key), "reason": _reason(problem.reason, root)}
 
 
 def bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
@@ -118,20 +139,44 @@ def bundle_view(code: str, bundle: Bundle) -> dict[str, Any]:
     }
 
 
-def relative(file: str | None, root: Path) -> str | None:
-    """`file` relative to the project's folder `root` (as the project names it), else as it is."""
-    if file is None:
-        return None
+def relative(file: str | None, root: Path | None) -> str | None:
+    """`file` relative to the project's folder `root` (as the project names it), else as it is (a
+    language pack's file, or no project folder is known)."""
+    if file is None or root is None:
+        return file
     path = Path(file)
-    return path.relative_to(root).as_posix() if path.is_relative_to(root) else file
+    return path.relative_to(root).as_posix() if path.is_absolute() and path.is_relative_to(root) else file
+
+
+def clip(text: str, limit: int = ECHO_CHARS) -> str:
+    """`text` cut to `limit` characters, the rest counted: what a diagnostic echoes of a key or a text."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}…({len(text) - limit:,} more)"
+
+
+def _clip_key(key: str | None) -> str | None:
+    return None if key is None else clip(key)
+
+
+def _clip_all(keys: list[str]) -> list[str]:
+    return [clip(key) for key in keys]
+
+
+def _reason(reason: str, root: Path | None) -> str:
+    """A reason, cut to `REASON_CHARS`, naming the project's files relative to its folder (a reason
+    built elsewhere may quote one in full)."""
+    if root is not None:
+        reason = reason.replace(f"{root}{os.sep}", "")
+    return clip(reason, REASON_CHARS)
 
 
 def _argument_mismatch(found: ArgumentMismatch) -> models.ArgumentMismatch:
-    return models.ArgumentMismatch(found.key, found.missing, found.unexpected)
+    return models.ArgumentMismatch(clip(found.key), _clip_all(found.missing), _clip_all(found.unexpected))
 
 
 def _plural_gap(found: PluralGap) -> models.PluralGap:
-    return models.PluralGap(found.key, found.argument, found.ordinal, found.missing)
+    return models.PluralGap(clip(found.key), clip(found.argument), found.ordinal, found.missing)
 
 
 # --- errors --------------------------------------------------------------------------------------------
