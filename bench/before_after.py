@@ -75,7 +75,7 @@ def pair_outputs(after: str, before: str) -> tuple[dict[str, float], int]:
         if len(figures_after) != len(figures_before):
             unpaired += 1
             continue
-        label = _NUMBER.sub("#", line_after).strip()[:60]  # the same in every round, whatever it printed
+        label = " ".join(_NUMBER.sub("#", line_after).split())[:60]  # the same in every round (padding too)
         for position, (a, b) in enumerate(zip(figures_after, figures_before)):
             if b > 0:
                 ratios[f"{index}:{position} {label}"] = a / b
