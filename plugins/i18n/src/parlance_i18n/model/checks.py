@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 
 from parlance_i18n.formats import Renderable, facts_of
 from parlance_i18n.icu.messageformat import PluralUse
@@ -25,73 +24,15 @@ from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 from parlance_i18n.locales import display_name, likely_script
 from parlance_i18n.model.bundles import Bundle
 from parlance_i18n.model.project import FileProblem, ProjectLocale
+from parlance_i18n.model.reports import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
 from parlance_i18n.model.translator import Translator
 
 __all__ = ["ArgumentMismatch", "InvalidMessage", "LocaleReport", "LocaleSummary", "PluralGap", "catalog_problems",
            "check_locales", "summarize_locales"]
 
 
-# What a check finds, in the domain's terms; `tools/wire.py` turns them into what i18n_check and
-# i18n_list_locales answer.
-
-
-@dataclass(frozen=True)
-class ArgumentMismatch:
-    key: str
-    missing: list[str]
-    """Arguments the reference message uses and this one does not."""
-    unexpected: list[str]
-    """Arguments this message uses and the reference does not (they will print as `{name}`)."""
-
-
-@dataclass(frozen=True)
-class PluralGap:
-    key: str
-    argument: str
-    ordinal: bool
-    missing: list[str]
-    """CLDR categories the locale needs that the argument has no branch for."""
-
-
-@dataclass(frozen=True)
-class InvalidMessage:
-    """A message of a catalog file that was skipped (or a file that could not be read: no key)."""
-
-    catalog: str
-    file: str
-    line: int | None
-    key: str | None
-    reason: str
-
-
-@dataclass(frozen=True)
-class LocaleReport:
-    """One locale checked against the reference; every list is cut to the caller's limit."""
-
-    code: str
-    message_count: int
-    coverage: float | None
-    """Share of the reference's keys found without the default chain; None without a reference."""
-    missing_count: int = 0
-    missing_keys: list[str] = field(default_factory=list)
-    extra_count: int = 0
-    extra_keys: list[str] = field(default_factory=list)
-    argument_mismatches: list[ArgumentMismatch] = field(default_factory=list)
-    plural_gaps: list[PluralGap] = field(default_factory=list)
-    invalid_count: int = 0
-    invalid_messages: list[InvalidMessage] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class LocaleSummary:
-    code: str
-    language: str
-    region: str | None
-    message_count: int
-    script: str | None
-    """The script the locale is written in (its own subtag, or CLDR's likely script)."""
-    display_name: str | None
-    coverage: float | None
+# What a check finds is `model/reports.py`'s; `tools/wire.py` cuts it to size for i18n_check and
+# i18n_list_locales.
 
 
 def check_locales(translator: Translator, codes: list[str] | None = None, limit: int = 100,

@@ -42,7 +42,6 @@ from parlance_i18n.tools.wire import (
     domain_errors,
     invalid_message,
     locale_report,
-    locale_summary,
     skipped_message,
 )
 
@@ -176,5 +175,5 @@ def _admitted(translator: Translator, locale: str, messages: object, merge: bool
 
 
 def _locales_listing(translator: Translator) -> ListLocalesOutput:
-    summaries = [locale_summary(summary) for summary in summarize_locales(translator)]
+    summaries = summarize_locales(translator)
     return ListLocalesOutput(locales=summaries, default_locale=translator.default_locale.code, total=len(summaries))

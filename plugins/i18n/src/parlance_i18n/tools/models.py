@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from parlance_i18n.model.reports import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
+
 __all__ = [
     "AddMessagesInput", "AddMessagesOutput", "ArgumentMismatch", "Candidate", "CheckInput", "CheckOutput",
     "DeleteKeysInput", "Example", "GlossaryTerm", "InvalidMessage", "KeyResult", "ListLocalesOutput",
@@ -18,64 +20,6 @@ __all__ = [
     "StatusInput", "StatusOutput", "TranslateMissingInput", "TranslateMissingOutput", "WorkItemView", "WriteOutput",
     "LocaleReport", "LocaleSummary", "NoInput", "PluralGap", "TranslateInput", "TranslateOutput",
 ]
-
-
-@dataclass(frozen=True)
-class ArgumentMismatch:
-    key: str
-    missing: list[str]
-    """Arguments the reference message uses and this one does not."""
-    unexpected: list[str]
-    """Arguments this message uses and the reference does not (they will print as `{name}`)."""
-
-
-@dataclass(frozen=True)
-class PluralGap:
-    key: str
-    argument: str
-    ordinal: bool
-    missing: list[str]
-    """CLDR categories the locale needs that the argument has no branch for."""
-
-
-@dataclass(frozen=True)
-class InvalidMessage:
-    """A message of the project's files that was skipped (or a file that could not be read: no key)."""
-
-    catalog: str
-    file: str
-    line: int | None
-    key: str | None
-    reason: str
-
-
-@dataclass(frozen=True)
-class LocaleReport:
-    code: str
-    message_count: int
-    coverage: float | None
-    """Share of the reference's keys found without the default chain; None without a reference."""
-    missing_count: int = 0
-    missing_keys: list[str] = field(default_factory=list)
-    extra_count: int = 0
-    extra_keys: list[str] = field(default_factory=list)
-    argument_mismatches: list[ArgumentMismatch] = field(default_factory=list)
-    plural_gaps: list[PluralGap] = field(default_factory=list)
-    invalid_count: int = 0
-    invalid_messages: list[InvalidMessage] = field(default_factory=list)
-    """Messages of the project's catalog files that were skipped, with file, line and reason."""
-
-
-@dataclass(frozen=True)
-class LocaleSummary:
-    code: str
-    language: str
-    region: str | None
-    message_count: int
-    script: str | None
-    """The script the locale is written in (its own subtag, or CLDR's likely script)."""
-    display_name: str | None
-    coverage: float | None
 
 
 Scalar = str | int | float | bool | None

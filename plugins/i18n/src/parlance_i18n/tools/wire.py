@@ -21,6 +21,7 @@ or held to `max_message_chars` before they are written.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -28,6 +29,7 @@ from parlance import ToolError
 
 from parlance_i18n.errors import I18nError
 from parlance_i18n.model.project import ProjectLocale
+from parlance_i18n.model.reports import InvalidMessage, LocaleReport
 from parlance_i18n.tools import models
 
 if TYPE_CHECKING:  # read, not built: the seed's tools need not load the localization loop's modules
@@ -35,7 +37,6 @@ if TYPE_CHECKING:  # read, not built: the seed's tools need not load the localiz
     from parlance_i18n.loop.workitems import WorkItem
     from parlance_i18n.loop.writes import KeyOutcome
     from parlance_i18n.model.bundles import Bundle
-    from parlance_i18n.model.checks import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
     from parlance_i18n.model.project import FileProblem
 
 __all__ = [
@@ -49,7 +50,6 @@ __all__ = [
     "key_result",
     "locale_report",
     "locale_status",
-    "locale_summary",
     "relative",
     "skipped_message",
     "work_item",
@@ -64,27 +64,21 @@ REASON_CHARS = 1000
 # --- results -------------------------------------------------------------------------------------------
 
 
-def locale_summary(found: LocaleSummary) -> models.LocaleSummary:
-    return models.LocaleSummary(found.code, found.language, found.region, found.message_count, found.script,
-                                found.display_name, found.coverage)
-
-
-def locale_report(found: LocaleReport, root: Path | None = None) -> models.LocaleReport:
-    return models.LocaleReport(
-        found.code, found.message_count, found.coverage,
-        missing_count=found.missing_count, missing_keys=_clip_all(found.missing_keys),
-        extra_count=found.extra_count, extra_keys=_clip_all(found.extra_keys),
-        argument_mismatches=[_argument_mismatch(m) for m in found.argument_mismatches],
-        plural_gaps=[_plural_gap(g) for g in found.plural_gaps],
-        invalid_count=found.invalid_count,
+def locale_report(found: LocaleReport, root: Path | None = None) -> LocaleReport:
+    """A locale's report as i18n_check answers it: what it echoes cut to size, its files relative to `root`."""
+    return replace(
+        found, missing_keys=_clip_all(found.missing_keys), extra_keys=_clip_all(found.extra_keys),
+        argument_mismatches=[replace(m, key=clip(m.key), missing=_clip_all(m.missing),
+                                     unexpected=_clip_all(m.unexpected)) for m in found.argument_mismatches],
+        plural_gaps=[replace(g, key=clip(g.key), argument=clip(g.argument)) for g in found.plural_gaps],
         invalid_messages=[invalid_message(m, root) for m in found.invalid_messages],
     )
 
 
-def invalid_message(found: InvalidMessage, root: Path | None = None) -> models.InvalidMessage:
+def invalid_message(found: InvalidMessage, root: Path | None = None) -> InvalidMessage:
     """A skipped message or unreadable file, its file (and a bundle folder's name) relative to `root`."""
-    return models.InvalidMessage(relative(found.catalog, root) or found.catalog, relative(found.file, root) or "",
-                                 found.line, _clip_key(found.key), _reason(found.reason, root))
+    return InvalidMessage(relative(found.catalog, root) or found.catalog, relative(found.file, root) or "",
+                          found.line, _clip_key(found.key), _reason(found.reason, root))
 
 
 def locale_status(found: LocaleStatus, *, details: bool, root: Path | None = None) -> models.LocaleStatusReport:
@@ -169,14 +163,6 @@ def _reason(reason: str, root: Path | None) -> str:
     if root is not None:
         reason = reason.replace(f"{root}{os.sep}", "")
     return clip(reason, REASON_CHARS)
-
-
-def _argument_mismatch(found: ArgumentMismatch) -> models.ArgumentMismatch:
-    return models.ArgumentMismatch(clip(found.key), _clip_all(found.missing), _clip_all(found.unexpected))
-
-
-def _plural_gap(found: PluralGap) -> models.PluralGap:
-    return models.PluralGap(clip(found.key), clip(found.argument), found.ordinal, found.missing)
 
 
 # --- errors --------------------------------------------------------------------------------------------
