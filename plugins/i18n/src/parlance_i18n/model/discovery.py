@@ -1,0 +1,241 @@
+"""Which files a `[[packs.i18n.catalogs]]` entry matches, by locale: the pattern's `{locale}` and
+`{domain}` read in each format's own spelling, the catalog's one format told from its files, and
+what is skipped on the way (a link or folder that leads outside the project, a file no format
+claims) as problems. Nothing is read but the first bytes a shared suffix needs to tell its format.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from parlance_i18n import formats
+from parlance_i18n.formats import CatalogFileError, CatalogFormat
+from parlance_i18n.locales import LocaleTag
+from parlance_i18n.settings import CatalogSource, fixed_folder
+from parlance_i18n.store import DEFAULT_FILE_LIMITS, FileLimits, UnsafePath, check_file, read_bytes, read_head
+
+__all__ = ["CatalogFile", "FileProblem", "catalog_folder", "discover", "file_problem_reason"]
+
+logger = logging.getLogger(__name__)
+
+_MAX_MATCHES = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogFile:
+    """One file of a catalog, for one locale (a multi-locale file appears once per locale it holds)."""
+
+    catalog: str
+    path: Path
+    tag: LocaleTag
+    format: CatalogFormat
+    folder: Path
+    """The catalog's own folder (`catalog_folder`, its real path when the project was opened): the file is
+    written only when it leads inside it."""
+    domain: str | None = None
+    root: Path | None = None
+    """The folder the file is read only inside: the project's, or the catalog's own (None: `folder`)."""
+    limits: FileLimits = DEFAULT_FILE_LIMITS
+    """What the file may be and expand to (`[packs.i18n] max_file_bytes`, `max_file_messages`, `max_file_chars`)."""
+
+    @property
+    def bounds(self) -> Path:
+        """The folder the file must lie inside to be read."""
+        return self.root if self.root is not None else self.folder
+
+    def read_bytes(self) -> bytes:
+        """The file's bytes, through `store` (inside `bounds`, a regular file, under the size limit)."""
+        return read_bytes(self.path, root=self.bounds, max_bytes=self.limits.max_bytes)
+
+
+@dataclass(frozen=True, slots=True)
+class FileProblem:
+    """A message skipped while reading (key and line known), or a file that could not be read."""
+
+    catalog: str
+    path: Path
+    key: str | None
+    line: int | None
+    reason: str
+
+
+def discover(source: CatalogSource, source_tag: LocaleTag, *, root: Path | None = None,
+             limits: FileLimits = DEFAULT_FILE_LIMITS) -> tuple[list[CatalogFile], list[FileProblem]]:
+    """The files `source.path` matches, with the locale each is for; problems for what was skipped
+    (a folder that is not a locale is not a problem: `values-night` is simply not a catalog). Files
+    are held to `root` (default: the catalog's own folder)."""
+    pattern = str(source.path)
+    folder = Path(os.path.realpath(catalog_folder(source.path)))
+    root = root if root is not None else folder
+    files: list[CatalogFile] = []
+    problems: list[FileProblem] = []
+    matched = list(_expand(pattern, _default_folder(source, pattern), root))
+    # One format for the whole catalog: a locale's file with no i18next trait yet (a new, nearly empty
+    # translation) is still an i18next file when its siblings are.
+    catalog_format = _catalog_format(source, [path for path, _ in matched], root)
+    for path, fields in matched:
+        fmt = catalog_format or _format_of(source, path, root)
+        if fmt is None:
+            try:
+                check_file(path, root)
+            except UnsafePath as exc:
+                problems.append(FileProblem(source.label, path, None, None, file_problem_reason(exc)))
+                continue
+            problems.append(FileProblem(source.label, path, None, None,
+                                        "the format cannot be told from the file name: set `format` for this catalog"))
+            continue
+        if fmt.multi_locale:
+            try:
+                tags = fmt.locales(read_bytes(path, root=root, max_bytes=limits.max_bytes))
+            except (CatalogFileError, UnsafePath, OSError) as exc:
+                problems.append(FileProblem(source.label, path, None, None, file_problem_reason(exc)))
+                continue
+            files.extend(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain"), root, limits)
+                         for tag in tags)
+            continue
+        spelled = fields.get("locale")
+        # No {locale} (one file, or Android's unqualified res/values): the source locale's file.
+        tag = source_tag if spelled is None else fmt.parse_spelling(spelled)
+        if tag is not None:
+            files.append(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain"), root, limits))
+    if not files and not problems:
+        problems.append(FileProblem(source.label, source.path, None, None,
+                                    "no file matches this catalog's path: check the path (relative to parlance.toml) "
+                                    "and its {locale} placeholder"))
+    return files, problems
+
+
+# --- discovery -----------------------------------------------------------------------------------------
+
+
+def catalog_folder(path: Path) -> Path:
+    """The folders of a catalog path before its first placeholder (the file's folder without one): what
+    the catalog's files are written inside (`settings.fixed_folder`)."""
+    return fixed_folder(path)
+
+
+def _expand(pattern: str, default_folder: str | None, root: Path) -> Iterator[tuple[Path, dict[str, str]]]:
+    """Every existing file the pattern matches, with what `{locale}` and `{domain}` matched
+    (`<default_folder>-{locale}` matching the default folder too). A folder on the way that leads
+    outside `root` is not looked into: it is listed itself, to be reported by its name."""
+    parts = Path(pattern).parts
+    fixed = 0
+    while fixed < len(parts) and "{" not in parts[fixed]:
+        fixed += 1
+    base = Path(*parts[:fixed]) if fixed else Path(".")
+    if fixed == len(parts):
+        if _is_candidate(base):
+            yield base, {}
+        return
+    found = 0
+    for path, fields in _walk(base, parts[fixed:], {}, default_folder, root):
+        found += 1
+        if found > _MAX_MATCHES:
+            logger.warning("i18n.catalog_too_many_files", extra={"pattern": pattern, "limit": _MAX_MATCHES})
+            return
+        yield path, fields
+
+
+def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str],
+          default_folder: str | None, root: Path) -> Iterator[tuple[Path, dict[str, str]]]:
+    head, rest = parts[0], parts[1:]
+    if "{" not in head:
+        child = directory / head
+        if rest:
+            if child.is_dir() and _leads_out(child, root):
+                yield child, fields
+            elif child.is_dir():
+                yield from _walk(child, rest, fields, default_folder, root)
+        elif _is_candidate(child):
+            yield child, fields
+        return
+    matcher = _segment_matcher(head, default_folder)
+    try:
+        entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        match = matcher.fullmatch(entry.name)
+        if match is None:
+            continue
+        found = {**fields, **{k: v for k, v in match.groupdict().items() if v is not None}}
+        path = Path(entry.path)
+        if not rest:
+            if not entry.is_dir():  # a link or a FIFO too: listed, and judged when read
+                yield path, found
+        elif entry.is_dir():
+            if _leads_out(path, root):  # not looked into: listed itself, reported by its name
+                yield path, found
+            else:
+                yield from _walk(path, rest, found, default_folder, root)
+
+
+def _leads_out(folder: Path, root: Path) -> bool:
+    """Whether a folder found on the way is a link leading outside `root` (its files are not listed)."""
+    return not Path(os.path.realpath(folder)).is_relative_to(root)
+
+
+def _is_candidate(path: Path) -> bool:
+    """Whether a path the pattern names in full is a catalog file to list: anything there but a folder
+    (a link leading out, a FIFO: listed, and refused with its reason when read)."""
+    return path.is_symlink() or (path.exists() and not path.is_dir())
+
+
+_PLACEHOLDER_REGEX = {"{locale}": "(?P<locale>[^/]+?)", "{domain}": "(?P<domain>[^/]+?)"}
+
+
+def _segment_matcher(segment: str, default_folder: str | None) -> re.Pattern[str]:
+    """A regex for one path segment with placeholders; `<default_folder>-{locale}` also matches the
+    default folder itself (Android: `values-{locale}` matches `values`)."""
+    if default_folder is not None and segment == f"{default_folder}-{{locale}}":
+        return re.compile(rf"{re.escape(default_folder)}(?:-(?P<locale>[^/]+))?")
+    pieces = re.split(r"(\{locale\}|\{domain\})", segment)
+    regex = "".join(
+        _PLACEHOLDER_REGEX.get(piece) or re.escape(piece)
+        for piece in pieces
+    )
+    return re.compile(regex)
+
+
+def _default_folder(source: CatalogSource, pattern: str) -> str | None:
+    """The default locale's folder of the catalog's format (`CatalogFormat.default_folder`), the
+    format told by the configuration or by the pattern's suffix before any file is found."""
+    fmt = formats.get(source.format) if source.format is not None else formats.detect(pattern)
+    return fmt.default_folder if fmt is not None else None
+
+
+def _catalog_format(source: CatalogSource, paths: list[Path], root: Path) -> CatalogFormat | None:
+    """The format every file of the catalog is read with: the configured one, else the first specific
+    format any of its files shows (JSON files only look like icu-json when none shows more)."""
+    if source.format is not None:
+        return formats.get(source.format)
+    found = [fmt for fmt in (_format_of(source, path, root) for path in paths) if fmt is not None]
+    plain_json = formats.detect(Path("catalog.json"))  # what a .json file is when it shows nothing more
+    return next((fmt for fmt in found if fmt is not plain_json), found[0] if found else None)
+
+
+def _format_of(source: CatalogSource, path: Path, root: Path) -> CatalogFormat | None:
+    if source.format is not None:
+        return formats.get(source.format)
+    head = b""
+    if path.suffix.lower() == ".json":
+        try:
+            head = read_head(path, root=root)
+        except (UnsafePath, OSError):
+            return None
+    return formats.detect(path, head)
+
+
+def file_problem_reason(exc: BaseException) -> str:
+    if isinstance(exc, UnsafePath):
+        return f"{exc.message} ({exc.code})"
+    if isinstance(exc, CatalogFileError):
+        return exc.message
+    return f"the file cannot be read ({exc.__class__.__name__})"
