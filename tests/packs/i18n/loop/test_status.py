@@ -16,7 +16,7 @@ import pytest
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.loop.lockfile import SourceLock
 from parlance_i18n.loop.status import (
-    LocaleStatus,
+    LocaleStatusReport,
     UnknownCatalog,
     catalog_status,
     is_suspicious_copy,
@@ -26,14 +26,14 @@ from parlance_i18n.model.project import ProjectLocale
 from tests.packs.i18n.loop.shop import SHOP, open_project
 
 
-def status(root: Path = SHOP, locale: str = "de", lock: SourceLock | None = None, **options: object) -> dict[str, LocaleStatus]:
+def status(root: Path = SHOP, locale: str = "de", lock: SourceLock | None = None, **options: object) -> dict[str, LocaleStatusReport]:
     project = open_project(root)
     target = project.locales.get(locale) or ProjectLocale(parse_locale(locale), [])
     found = catalog_status(project, project.locales["en"], target, lock, **options)  # type: ignore[arg-type]
     return {entry.catalog: entry for entry in found}
 
 
-def counts(entry: LocaleStatus) -> tuple[int, ...]:
+def counts(entry: LocaleStatusReport) -> tuple[int, ...]:
     return (entry.total, entry.translated, entry.missing, entry.untranslated, entry.fuzzy, entry.invalid, entry.stale)
 
 

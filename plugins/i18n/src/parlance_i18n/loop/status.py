@@ -31,20 +31,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, SourceText, Value
 from parlance_i18n.locales import LocaleTag
+from parlance_i18n.loop.reports import LocaleStatusReport, SkippedMessage
 from parlance_i18n.model.project import CatalogFile, Project, ProjectLocale, parse
 from parlance_i18n.store import UnsafePath
 
 if TYPE_CHECKING:
     from parlance_i18n.loop.lockfile import SourceLock
 
-__all__ = ["CatalogView", "LocaleStatus", "SkippedMessage", "UnknownCatalog", "catalog_status", "catalog_views",
+__all__ = ["CatalogView", "LocaleStatusReport", "SkippedMessage", "UnknownCatalog", "catalog_status", "catalog_views",
            "is_suspicious_copy"]
 
 MISSING, UNTRANSLATED, FUZZY, INVALID, TRANSLATED = "missing", "untranslated", "fuzzy", "invalid", "translated"
@@ -72,45 +72,15 @@ class UnknownCatalog(I18nError):
     code = "UNKNOWN_CATALOG"
 
 
-@dataclass(frozen=True)
-class SkippedMessage:
-    key: str | None
-    """None for a problem of a whole file or catalog (the reason names it)."""
-    reason: str
-
-
-@dataclass(frozen=True)
-class LocaleStatus:
-    """One catalog in one locale: counts (translated + missing + untranslated + fuzzy + invalid = total;
-    stale is part of translated) and the keys behind them, each list cut to the caller's limit
-    (`tools/wire.py` turns it into what i18n_status answers)."""
-
-    catalog: str
-    locale: str
-    total: int
-    translated: int
-    missing: int
-    untranslated: int
-    fuzzy: int
-    invalid: int
-    stale: int
-    coverage: float
-    missing_keys: list[str] = field(default_factory=list)
-    untranslated_keys: list[str] = field(default_factory=list)
-    fuzzy_keys: list[str] = field(default_factory=list)
-    stale_keys: list[str] = field(default_factory=list)
-    invalid_messages: list[SkippedMessage] = field(default_factory=list)
-
-
 def catalog_status(project: Project, source: ProjectLocale, target: ProjectLocale, lock: SourceLock | None, *,
-                   catalog: str | None = None, limit: int = 100) -> list[LocaleStatus]:
+                   catalog: str | None = None, limit: int = 100) -> list[LocaleStatusReport]:
     """The status of `target` against `source`, one entry per catalog of the target locale (of the
     source when the target has no file yet), in the configured order; `catalog` picks one."""
     order = [entry.label for entry in project.sources]
     return [_status(view, lock, limit) for view in catalog_views(source, target, catalog=catalog, order=order)]
 
 
-def _status(view: CatalogView, lock: SourceLock | None, limit: int) -> LocaleStatus:
+def _status(view: CatalogView, lock: SourceLock | None, limit: int) -> LocaleStatusReport:
     found: dict[str, list[str]] = {MISSING: [], UNTRANSLATED: [], FUZZY: [], INVALID: [], TRANSLATED: []}
     stale: list[str] = []
     locale = view.target_tag.code
@@ -127,7 +97,7 @@ def _status(view: CatalogView, lock: SourceLock | None, limit: int) -> LocaleSta
     reasons = [(key, reason) for key, reason in view.problems if key is None or key in invalid_keys]
     if view.problem is not None:
         reasons.insert(0, (None, view.problem))
-    return LocaleStatus(
+    return LocaleStatusReport(
         catalog=view.name, locale=locale, total=total, translated=translated,
         missing=len(found[MISSING]), untranslated=len(found[UNTRANSLATED]), fuzzy=len(found[FUZZY]),
         invalid=len(found[INVALID]), stale=len(stale),

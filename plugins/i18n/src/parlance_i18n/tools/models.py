@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from parlance_i18n.loop.reports import LocaleStatusReport, SkippedMessage
 from parlance_i18n.model.reports import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
 
 __all__ = [
@@ -87,36 +88,6 @@ class CheckOutput(BaseModel):
 # --- the localization loop: status, work items, writes ------------------------------------------------
 
 Candidate = str | dict[str, str]
-
-
-@dataclass(frozen=True)
-class SkippedMessage:
-    key: str | None
-    """None for a problem of a whole file or catalog (the reason names it)."""
-    reason: str
-
-
-@dataclass(frozen=True)
-class LocaleStatusReport:
-    catalog: str
-    locale: str
-    total: int
-    """Messages in the source locale's files of this catalog."""
-    translated: int
-    missing: int
-    untranslated: int
-    """Present, but the same as the source text where that is suspicious (a sentence left in English)."""
-    fuzzy: int
-    """Marked for review by the file itself (PO fuzzy, XLIFF states, xcstrings needs_review)."""
-    invalid: int
-    stale: int
-    """Translated from a source text that has changed since (parlance-i18n.lock)."""
-    coverage: float
-    missing_keys: list[str] = field(default_factory=list)
-    untranslated_keys: list[str] = field(default_factory=list)
-    fuzzy_keys: list[str] = field(default_factory=list)
-    stale_keys: list[str] = field(default_factory=list)
-    invalid_messages: list[SkippedMessage] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from parlance import ToolError
 
 from parlance_i18n.errors import I18nError
+from parlance_i18n.loop.reports import LocaleStatusReport
 from parlance_i18n.model.project import ProjectLocale
 from parlance_i18n.model.reports import InvalidMessage, LocaleReport
 from parlance_i18n.tools import models
 
 if TYPE_CHECKING:  # read, not built: the seed's tools need not load the localization loop's modules
-    from parlance_i18n.loop.status import LocaleStatus
     from parlance_i18n.loop.workitems import WorkItem
     from parlance_i18n.loop.writes import KeyOutcome
     from parlance_i18n.model.bundles import Bundle
@@ -81,18 +81,15 @@ def invalid_message(found: InvalidMessage, root: Path | None = None) -> InvalidM
                           found.line, _clip_key(found.key), _reason(found.reason, root))
 
 
-def locale_status(found: LocaleStatus, *, details: bool, root: Path | None = None) -> models.LocaleStatusReport:
+def locale_status(found: LocaleStatusReport, *, details: bool, root: Path | None = None) -> LocaleStatusReport:
     """One catalog's status in one locale; the keys behind the counts only with `details`."""
-    return models.LocaleStatusReport(
-        catalog=found.catalog, locale=found.locale, total=found.total, translated=found.translated,
-        missing=found.missing, untranslated=found.untranslated, fuzzy=found.fuzzy, invalid=found.invalid,
-        stale=found.stale, coverage=found.coverage,
-        missing_keys=_clip_all(found.missing_keys) if details else [],
-        untranslated_keys=_clip_all(found.untranslated_keys) if details else [],
-        fuzzy_keys=_clip_all(found.fuzzy_keys) if details else [],
-        stale_keys=_clip_all(found.stale_keys) if details else [],
-        invalid_messages=[models.SkippedMessage(_clip_key(m.key), _reason(m.reason, root))
-                          for m in found.invalid_messages] if details else [],
+    if not details:
+        return replace(found, missing_keys=[], untranslated_keys=[], fuzzy_keys=[], stale_keys=[], invalid_messages=[])
+    return replace(
+        found, missing_keys=_clip_all(found.missing_keys), untranslated_keys=_clip_all(found.untranslated_keys),
+        fuzzy_keys=_clip_all(found.fuzzy_keys), stale_keys=_clip_all(found.stale_keys),
+        invalid_messages=[replace(m, key=_clip_key(m.key), reason=_reason(m.reason, root))
+                          for m in found.invalid_messages],
     )
 
 
