@@ -11,7 +11,8 @@ arguments in both trees; `--quick` passes smaller sizes where a script takes the
 Benchmarks print their own figures in their own shapes, so the comparison is by position: each
 output line of the current tree is paired with the same line of the base tree, and every number
 followed by a time unit (s, ms, µs, us, ns) is paired with the number at the same place. A line whose
-numbers do not pair (a different shape) is counted and left out, never guessed. For each benchmark
+text (numbers masked) or count of times differs is counted and left out, never guessed, and a line
+that states a goal or a bound (`goal`, `<`, `≤`) holds no measurement. For each benchmark
 the table gives the median over rounds of after/before for every timed figure, summarised as the
 median and the range over its figures; the JSON file under bench/results/ keeps every figure.
 
@@ -60,8 +61,15 @@ _TIMED = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(ns|µs|us|ms|s)\b")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
+_THRESHOLD = re.compile(r"goal|[<>≤≥]")
+"""A line that states a goal or a bound (`goal <= 200 ms`, `p99 < 50 ms`): its times are not measurements."""
+
+
 def timed_figures(line: str) -> list[float]:
-    """The numbers of `line` that are times, in the order written (units are the same in both trees)."""
+    """The measured times of `line`, in the order written (units are the same in both trees); none for a
+    line that states a goal or a bound."""
+    if _THRESHOLD.search(line):
+        return []
     return [float(number.replace(",", "")) for number, _ in _TIMED.findall(line)]
 
 
@@ -72,10 +80,10 @@ def pair_outputs(after: str, before: str) -> tuple[dict[str, float], int]:
     unpaired = 0
     for index, (line_after, line_before) in enumerate(zip(after.splitlines(), before.splitlines())):
         figures_after, figures_before = timed_figures(line_after), timed_figures(line_before)
-        if len(figures_after) != len(figures_before):
-            unpaired += 1
-            continue
         label = " ".join(_NUMBER.sub("#", line_after).split())[:60]  # the same in every round (padding too)
+        if len(figures_after) != len(figures_before) or label != " ".join(_NUMBER.sub("#", line_before).split())[:60]:
+            unpaired += 1  # another line, or another shape: never paired by guess
+            continue
         for position, (a, b) in enumerate(zip(figures_after, figures_before)):
             if b > 0:
                 ratios[f"{index}:{position} {label}"] = a / b
