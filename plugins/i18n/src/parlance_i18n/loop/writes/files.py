@@ -1,5 +1,6 @@
 """What a plan reads: each file's bytes, messages and Document, from disk, once per plan (never what
-a `ProjectLocale` cached, which may be older than the file).
+a `ProjectLocale` cached, which may be older than the file), through `store` as every read is: inside
+the file's folder, a regular file, within the catalog's `max_file_bytes`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from parlance_i18n.formats import CatalogFileError, Document, LocaleMessages
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.model.project import CatalogFile
-from parlance_i18n.store import MAX_FILE_BYTES
+from parlance_i18n.store import MAX_FILE_BYTES, UnsafePath
 
 __all__ = ["Reader", "in_catalog"]
 
@@ -22,18 +23,25 @@ class Reader:
     def __init__(self) -> None:
         self.errors: dict[Path, str] = {}
         self._data: dict[Path, bytes | None] = {}
+        self._files: dict[Path, CatalogFile] = {}  # how each path was met, so it is read as its catalog's file
         self._messages: dict[tuple[Path, LocaleTag], LocaleMessages | None] = {}
         self._documents: dict[tuple[Path, LocaleTag], Document | None] = {}
 
     def data(self, path: Path) -> bytes | None:
         if path not in self._data:
+            file = self._files.get(path)
             try:
-                size = path.stat().st_size
-                if size > MAX_FILE_BYTES:
-                    raise CatalogFileError(f"the file has {size:,} bytes, over the {MAX_FILE_BYTES:,} read")
-                self._data[path] = path.read_bytes()
+                if file is not None:
+                    self._data[path] = file.read_bytes()
+                else:  # a path met before its catalog file: still bounded
+                    size = path.stat().st_size
+                    if size > MAX_FILE_BYTES:
+                        raise CatalogFileError(f"the file has {size:,} bytes, over the {MAX_FILE_BYTES:,} read")
+                    self._data[path] = path.read_bytes()
             except CatalogFileError as exc:
                 self._fail(path, exc.reason)
+            except UnsafePath as exc:
+                self._fail(path, exc.message)
             except OSError as exc:
                 self._fail(path, f"the file cannot be read ({exc.strerror or exc.__class__.__name__})")
         return self._data[path]
@@ -55,6 +63,7 @@ class Reader:
         return self._documents.pop((file.path, file.tag), None)
 
     def _parse(self, file: CatalogFile, parse: Callable[[bytes, LocaleTag], Any]) -> Any:
+        self._files.setdefault(file.path, file)
         data = self.data(file.path)
         if data is None:
             return None
