@@ -13,11 +13,13 @@ import importlib
 from pathlib import PurePath
 
 from parlance_i18n.formats.base import (
+    DEFAULT_READ_LIMITS,
     CatalogFileError,
     CatalogFormat,
     Document,
     LocaleMessages,
     Problem,
+    ReadLimits,
     Renderable,
     SourceText,
     Value,
@@ -26,6 +28,7 @@ from parlance_i18n.formats.registry import ALIASES, FORMAT_NAMES, REGISTRY, Regi
 
 __all__ = [
     "ALIASES",
+    "DEFAULT_READ_LIMITS",
     "FORMAT_NAMES",
     "REGISTRY",
     "CatalogFileError",
@@ -33,6 +36,7 @@ __all__ = [
     "Document",
     "LocaleMessages",
     "Problem",
+    "ReadLimits",
     "Registered",
     "Renderable",
     "SourceText",
