@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from parlance_i18n.formats.base import Value
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, ReadLimits, Value
+from parlance_i18n.formats.shared.limits import check_count, check_text
 from parlance_i18n.formats.yaml.psych import (
     Alias,
     Map,
@@ -65,16 +66,20 @@ class _Located:
 class YamlDocument(TextDocument):
     """A Rails YAML file being edited: its text, parsed again after each change."""
 
-    def __init__(self, data: bytes, tag: LocaleTag) -> None:
+    def __init__(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         self._tag = tag
-        super().__init__(data, *decode(data))
+        self._limits = limits
+        text, codec, bom = decode(data)
+        check_text(text, limits)
+        super().__init__(data, text, codec, bom)
 
     def _parse(self) -> None:
-        self._root_key, self._root = locale_root(compose(self._text), self._tag)
+        self._root_key, self._root = locale_root(compose(self._text)[0], self._tag)
         self._index: dict[str, _Located] = {}
         self._maps: dict[str, Map] = {}
         if self._root is not None:
             self._walk(self._root, "", 0)
+        check_count(len(self._index), self._limits)
 
     def _walk(self, mapping: Map, prefix: str, depth: int) -> None:
         if depth > MAX_DEPTH:
@@ -91,7 +96,7 @@ class YamlDocument(TextDocument):
             if isinstance(target, Scalar):
                 if target.kind == "str":
                     self._index[full] = _Located(key, value, mapping, None)
-            elif isinstance(target, Map) and isinstance(value, Map):
+            elif isinstance(target, Map) and isinstance(value, Map) and value.foreign_tag is None:
                 forms = self._in_place_forms(target)
                 if forms is not None:
                     self._index[full] = _Located(key, value, mapping, forms)
