@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from parlance_i18n.formats import CatalogFileError, Document, LocaleMessages
+from parlance_i18n.formats import DEFAULT_READ_LIMITS, CatalogFileError, Document, LocaleMessages, ReadLimits
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.model.project import MAX_FILE_BYTES, CatalogFile
 
@@ -16,9 +16,11 @@ __all__ = ["Reader", "in_catalog"]
 
 
 class Reader:
-    """Each file's bytes, messages and Document, read from disk once per plan."""
+    """Each file's bytes, messages and Document, read from disk once per plan, each file within
+    `limits` (past them, it is a file that cannot be read, with the reason)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+        self.limits = limits
         self.errors: dict[Path, str] = {}
         self._data: dict[Path, bytes | None] = {}
         self._messages: dict[tuple[Path, LocaleTag], LocaleMessages | None] = {}
@@ -53,12 +55,12 @@ class Reader:
         """The Document read for lookups, handed over to be edited (the next `document` reads again)."""
         return self._documents.pop((file.path, file.tag), None)
 
-    def _parse(self, file: CatalogFile, parse: Callable[[bytes, LocaleTag], Any]) -> Any:
+    def _parse(self, file: CatalogFile, parse: Callable[[bytes, LocaleTag, ReadLimits], Any]) -> Any:
         data = self.data(file.path)
         if data is None:
             return None
         try:
-            return parse(data, file.tag)
+            return parse(data, file.tag, self.limits)
         except CatalogFileError as exc:
             self.errors.setdefault(file.path, exc.reason)
             return None
