@@ -13,11 +13,13 @@ import importlib
 from pathlib import PurePath
 
 from parlance_i18n.formats.base import (
+    DEFAULT_READ_LIMITS,
     CatalogFileError,
     CatalogFormat,
     Document,
     LocaleMessages,
     Problem,
+    ReadLimits,
     Renderable,
     SourceText,
     Value,
@@ -35,6 +37,7 @@ from parlance_i18n.formats.registry import (
 
 __all__ = [
     "ALIASES",
+    "DEFAULT_READ_LIMITS",
     "FORMAT_NAMES",
     "REGISTRY",
     "CatalogFileError",
@@ -42,6 +45,7 @@ __all__ = [
     "Document",
     "LocaleMessages",
     "Problem",
+    "ReadLimits",
     "Registered",
     "Renderable",
     "SourceText",

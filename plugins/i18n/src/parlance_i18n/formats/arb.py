@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from parlance_i18n.formats.base import CatalogFormat, Document, Value
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFormat, Document, ReadLimits, Value
 from parlance_i18n.formats.icu_json import IcuMessages, check_icu, one_string, read_problems
 from parlance_i18n.formats.shared.jsontext import JsonDocument, Path
+from parlance_i18n.formats.shared.limits import check_count
 from parlance_i18n.formats.shared.messages import Relabeled
 from parlance_i18n.icu.messageformat import compile_message
 from parlance_i18n.icu.plurals import PluralRules, plural_rules
@@ -62,8 +63,8 @@ def _one_string(value: Value) -> str:
 class ArbFormat(CatalogFormat):
     """Flutter Application Resource Bundle: flat ICU messages with `@key` metadata."""
 
-    def read(self, data: bytes, tag: LocaleTag) -> IcuMessages:
-        document = JsonDocument(data)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> IcuMessages:
+        document = JsonDocument(data, limits)
         root = document.object_root('an ARB file is one JSON object ({"@@locale": "en", "title": "..."})')
         rules = plural_rules(tag)
         texts: dict[str, str] = {}
@@ -83,10 +84,11 @@ class ArbFormat(CatalogFormat):
             metadata = root.get("@" + key)
             if isinstance(metadata, dict) and isinstance(metadata.get("description"), str):
                 comments[key] = metadata["description"]
+        check_count(len(texts), limits)
         return IcuMessages(texts, comments, read_problems(document, pending), rules, compile_arb)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> ArbDocument:
-        return ArbDocument(data)
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> ArbDocument:
+        return ArbDocument(data, limits)
 
     def sniff(self, head: bytes) -> bool:
         return _SNIFF.search(head) is not None
@@ -95,10 +97,13 @@ class ArbFormat(CatalogFormat):
 class ArbDocument(Document):
     """An ARB file to edit: its messages, each with its `@key` metadata left in place."""
 
-    def __init__(self, data: bytes) -> None:
-        self._json = JsonDocument(data)
+    def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+        self._json = JsonDocument(data, limits)
         root = self._json.object_root("an ARB file is one JSON object")
-        self._keys = [key for key, value in root.items() if not key.startswith("@") and isinstance(value, str)]
+        # in file order, as a dict so that finding one costs the same in a file of any size
+        self._keys = dict.fromkeys(key for key, value in root.items()
+                                   if not key.startswith("@") and isinstance(value, str))
+        check_count(len(self._keys), limits)
 
     def keys(self) -> list[str]:
         return list(self._keys)
@@ -119,7 +124,7 @@ class ArbDocument(Document):
         if key in self._keys or key.startswith("@") or self._json.value_at((key,)) is not None:
             raise KeyError(key)
         self._json.add_string((key,), _one_string(value))
-        self._keys.append(key)
+        self._keys[key] = None
 
     def delete(self, key: str) -> None:
         if key not in self._keys:
@@ -128,7 +133,7 @@ class ArbDocument(Document):
         metadata: Path = ("@" + key,)
         if self._json.value_at(metadata) is not None:
             self._json.delete(metadata)
-        self._keys.remove(key)
+        del self._keys[key]
 
     def to_bytes(self) -> bytes:
         return self._json.to_bytes()

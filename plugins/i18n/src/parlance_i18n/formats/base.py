@@ -3,16 +3,22 @@ own rules, and edit the file without disturbing a byte that was not asked to cha
 
 A format is a `CatalogFormat` subclass with a line in `formats/registry.py`. It does three things:
 
-1. `read(data, tag)` -> `LocaleMessages`: one locale's messages from one file's bytes. Reading is
-   per message, never per file: a message that cannot be used becomes a `Problem` (key, line,
+1. `read(data, tag, limits)` -> `LocaleMessages`: one locale's messages from one file's bytes. Reading
+   is per message, never per file: a message that cannot be used becomes a `Problem` (key, line,
    reason) and is left out; the rest load. Only a file that cannot be parsed at all raises
-   `CatalogFileError`. Reading keeps texts only (a str, or a tuple of forms) so a held message costs
-   little; messages compile on first use (`LocaleMessages.get`).
+   `CatalogFileError`, and so does one past its `ReadLimits` (more messages, or more decoded text,
+   than one file may hold: a repository is untrusted input). Reading keeps texts only (a str, or a
+   tuple of forms) so a held message costs little; messages compile on first use
+   (`LocaleMessages.get`).
 2. `LocaleMessages.get(key)` -> a `Renderable` (or None): what `i18n_translate` renders, exactly as
    the format's reference implementation would (i18next, FormatJS, GNU gettext, ...).
-3. `edit(data, tag)` -> `Document`: an editable view whose `to_bytes()` is `data` itself until
-   something changes; `set`, `add` and `delete` splice only the lines of the message they touch,
-   keeping the file's encoding, BOM, line endings, indentation, quoting style and key order.
+3. `edit(data, tag, limits)` -> `Document`: an editable view whose `to_bytes()` is `data` itself
+   until something changes; `set`, `add` and `delete` splice only the lines of the message they
+   touch, keeping the file's encoding, BOM, line endings, indentation, quoting style and key order.
+   A Document plans its edits on one parse of the file and writes the text once, when asked for, so
+   that setting and adding many messages costs one parse and one serialization plus a little per
+   edit, whatever the file's size. (An edit that needs the current text, such as a delete or a
+   second edit of one entry, makes the planned edits and parses first.)
 
 Values a `Document` takes and gives are the message as the format writes it, unescaped: `"Hello
 {{name}}"` for i18next, `"Hello %1$s"` for Android. A plural entry held in one place (Android
@@ -40,11 +46,13 @@ if TYPE_CHECKING:  # the ICU engine loads on first use, not when settings name a
     from parlance_i18n.icu.messageformat import PluralUse
 
 __all__ = [
+    "DEFAULT_READ_LIMITS",
     "CatalogFileError",
     "CatalogFormat",
     "Document",
     "LocaleMessages",
     "Problem",
+    "ReadLimits",
     "Renderable",
     "SourceText",
     "Value",
@@ -67,21 +75,25 @@ class CatalogFileError(I18nError):
 
 
 @dataclass(frozen=True, slots=True)
+class ReadLimits:
+    """How much one catalog file may hold, so that no file (a repository is untrusted input) can make
+    a read exhaust the machine: past a limit, `read` and `edit` raise `CatalogFileError` naming the
+    limit and the setting that raises it (`shared.limits` words it)."""
+
+    max_messages: int = 100_000          # messages one file may hold  ([packs.i18n] max_file_messages)
+    max_decoded_chars: int = 64 * 1024 * 1024   # characters of decoded text one file may hold ([packs.i18n] max_file_chars)
+
+
+DEFAULT_READ_LIMITS = ReadLimits()
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
     """A message that was skipped: its key (None when the entry has none), 1-based line, and why."""
 
     key: str | None
     line: int | None
     reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class ReadLimits:
-    max_messages: int = 100_000
-    max_decoded_chars: int = 64 * 1024 * 1024
-
-
-DEFAULT_READ_LIMITS = ReadLimits()
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,12 +257,14 @@ class CatalogFormat(ABC):
     """True when one file holds every locale (`.xcstrings`): read and edit then pick `tag`'s part."""
 
     @abstractmethod
-    def read(self, data: bytes, tag: LocaleTag) -> LocaleMessages:
-        """`tag`'s messages in `data`; raises CatalogFileError only when nothing can be read."""
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> LocaleMessages:
+        """`tag`'s messages in `data`; raises CatalogFileError only when nothing can be read, or when
+        the file holds more than `limits` allow."""
 
     @abstractmethod
-    def edit(self, data: bytes, tag: LocaleTag) -> Document:
-        """An editable view of `data` (raises CatalogFileError when it cannot be parsed)."""
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> Document:
+        """An editable view of `data` (raises CatalogFileError when it cannot be parsed, or holds more
+        than `limits` allow)."""
 
     def sniff(self, head: bytes) -> bool:
         """Whether a file starting with `head` (its first 4 KiB) looks like this format, used only

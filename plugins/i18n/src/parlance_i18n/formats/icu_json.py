@@ -24,8 +24,18 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from parlance_i18n.formats.base import CatalogFormat, Document, Problem, Renderable, Value, facts_of
+from parlance_i18n.formats.base import (
+    DEFAULT_READ_LIMITS,
+    CatalogFormat,
+    Document,
+    Problem,
+    ReadLimits,
+    Renderable,
+    Value,
+    facts_of,
+)
 from parlance_i18n.formats.shared.jsontext import JsonDocument, Path
+from parlance_i18n.formats.shared.limits import check_count
 from parlance_i18n.formats.shared.messages import TextMessages
 from parlance_i18n.icu.messageformat import Facts, MessageSyntaxError, compile_message, message_facts
 from parlance_i18n.icu.plurals import PluralRules, plural_rules
@@ -99,18 +109,19 @@ class IcuMessages(TextMessages[str]):
 class IcuJsonFormat(CatalogFormat):
     """FormatJS / react-intl JSON: flat, nested or extracted; ICU messages."""
 
-    def read(self, data: bytes, tag: LocaleTag) -> IcuMessages:
-        document = JsonDocument(data)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> IcuMessages:
+        document = JsonDocument(data, limits)
         root = document.object_root('an icu-json catalog is one JSON object of messages '
                                     '({"greeting": "Hello {name}"}), not a list or a single value')
         texts: dict[str, str] = {}
         comments: dict[str, str] = {}
         pending: list[tuple[str, Path, str]] = []  # (key, path, reason): lines are looked up once, at the end
         _read_object(root, "", (), texts, comments, pending)
+        check_count(len(texts), limits)
         return IcuMessages(texts, comments, read_problems(document, pending), plural_rules(tag))
 
-    def edit(self, data: bytes, tag: LocaleTag) -> IcuJsonDocument:
-        return IcuJsonDocument(data)
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> IcuJsonDocument:
+        return IcuJsonDocument(data, limits)
 
     def sniff(self, head: bytes) -> bool:
         return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and _SNIFF.search(head) is not None
@@ -192,8 +203,8 @@ def _as_text(value: Any) -> str:
 class IcuJsonDocument(Document):
     """An icu-json file to edit: keys are dot-joined paths (the id, in the extracted shape)."""
 
-    def __init__(self, data: bytes) -> None:
-        self._json = JsonDocument(data)
+    def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+        self._json = JsonDocument(data, limits)
         root = self._json.object_root("an icu-json catalog is one JSON object of messages")
         # key -> (the entry's path, the path of its text): equal but for the extracted shape
         self._paths: dict[str, tuple[Path, Path]] = {}
@@ -209,6 +220,7 @@ class IcuJsonDocument(Document):
                 plain += 1
                 self._paths[key] = (path, path)
             self._nested = self._nested or len(path) > 1
+        check_count(len(self._paths), limits)
         self._extracted = extracted > 0 and not plain  # a new message takes the shape of all the others
 
     def keys(self) -> list[str]:

@@ -4,15 +4,20 @@
 are rewritten only when quantities come or go); `add` puts the entry on the line after the last
 one, indented as it is (run on, in a file written on one line); `delete` takes the entry's lines,
 and the comment just above it when that comment is its own (followed by a blank line, another
-comment or the end of the file, rather than by more entries it may head). Every edit is parsed
-again and read back: a value that would not come back unchanged is refused with ValueError.
+comment or the end of the file, rather than by more entries it may head). Every edit is read back:
+a value that would not come back unchanged is refused with ValueError.
+
+Sets of entries the parse found and adds are planned on the parse and written together
+(`XmlDocument`); the file's layout (its last entry, indentation) is read once a parse, and what is
+planned keeps it.
 """
 
 from __future__ import annotations
 
 from parlance_i18n.formats.android.aapt_text import android_escape, content_style, flatten
 from parlance_i18n.formats.android.entries import ARRAY_KEY, ORDER, Entry, entries, prefixes, quantities
-from parlance_i18n.formats.base import Value
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, ReadLimits, Value
+from parlance_i18n.formats.shared.limits import check_count
 from parlance_i18n.formats.shared.xmledit import XmlDocument, content_edit, escape_attribute, line_extent
 from parlance_i18n.formats.shared.xmltext import COMMENT, XmlFile, XmlNode
 
@@ -24,24 +29,33 @@ class AndroidDocument(XmlDocument):
 
     _unreadable = "cannot be written so that aapt2 reads it back unchanged"
 
+    def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+        super().__init__(data, (), limits)
+
     def _index(self) -> None:
         self._entries: dict[str, Entry] = {}
         for entry in entries(self._file, None):  # raises for a root other than <resources>
             self._entries.setdefault(entry.key, entry)
+        check_count(len(self._entries), self._limits)
+        self._last: XmlNode | None = None  # the entry that ends last (found on the first add)
+        self._indents: dict[str, str] = {}  # what `_unit` and `_item_indent` found
 
     def keys(self) -> list[str]:
+        self._settle()
         return list(self._entries)
 
     def get(self, key: str) -> Value | None:
+        if key in self._edited:
+            return self._edited[key]
         entry = self._entries.get(key)
-        if entry is None:
-            return None
-        if entry.kind == "plurals":
-            return {quantity: flatten(self._file.content(item), strict=False)[0]
-                    for quantity, item in quantities(self._file, entry.node) if quantity is not None}
-        return flatten(self._file.content(entry.node), strict=False)[0]
+        return _value_of(self._file, entry) if entry is not None else None
+
+    def _read_alone(self, alone: XmlFile, key: str) -> Value | None:
+        entry = next((entry for entry in entries(alone, None) if entry.key == key), None)
+        return _value_of(alone, entry) if entry is not None else None
 
     def line_of(self, key: str) -> int | None:
+        self._settle()
         entry = self._entries.get(key)
         return entry.node.line if entry else None
 
@@ -50,20 +64,35 @@ class AndroidDocument(XmlDocument):
         return android_escape(value, style, prefixes(self._file))
 
     def set(self, key: str, value: Value) -> None:
+        if self.PLANS_EDITS and self._plan_set(key, value):
+            return
+        self._settle()
         entry = self._entries.get(key)
         if entry is None:
             raise KeyError(key)
         if self.get(key) == value:
             return
+        self._apply(self._value_edits(entry, key, value), key, value)
+
+    def _value_edits(self, entry: Entry, key: str, value: Value) -> list[tuple[int, int, str]]:
         if entry.kind == "plurals":
             if not isinstance(value, dict):
                 raise ValueError(f"{key!r} is a <plurals>: give its forms as a dict by quantity")
-            edits = self._plural_edits(entry.node, value)
-        else:
-            if not isinstance(value, str):
-                raise ValueError(f"{key!r} is a <{entry.node.name}>: give its text as a string")
-            edits = [self._content_edit(entry.node, value)]
-        self._apply(edits, key, value)
+            return self._plural_edits(entry.node, value)
+        if not isinstance(value, str):
+            raise ValueError(f"{key!r} is a <{entry.node.name}>: give its text as a string")
+        return [self._content_edit(entry.node, value)]
+
+    def _plan_set(self, key: str, value: Value) -> bool:
+        """Plan a set of an entry the parse found and nothing has changed since; False (nothing
+        planned) otherwise."""
+        entry = self._entries.get(key)
+        if entry is None or key in self._edited or not self._untouched(entry.owner.start, entry.owner.end):
+            return False
+        if self.get(key) == value:
+            return True
+        edits = self._value_edits(entry, key, value)
+        return self._plan_apply(edits, key, value, (entry.owner.start, entry.owner.end), [self._file.root])
 
     def _content_edit(self, node: XmlNode, value: str) -> tuple[int, int, str]:
         file = self._file
@@ -114,24 +143,33 @@ class AndroidDocument(XmlDocument):
 
     def _unit(self) -> str:
         """The indentation of <resources>' children (one step), four spaces when none shows it."""
-        for child in self._file.root.elements():
-            indent = self._file.indent_of(child.start)
-            if indent:
-                return indent
-        return "    "
+        found = self._indents.get("")
+        if found is None:
+            found = self._indents[""] = next((indent for child in self._file.root.elements()
+                                              if (indent := self._file.indent_of(child.start))), "    ")
+        return found
 
     def _item_indent(self, unit: str) -> str:
         """The indentation of an <item> in a <plurals> or <string-array>: as the file has one, else
         two steps."""
-        for entry in self._entries.values():
-            if entry.kind in ("plurals", "item"):
-                for item in entry.owner.elements("item"):
-                    indent = self._file.indent_of(item.start)
-                    if indent:
-                        return indent
-        return unit * 2
+        found = self._indents.get("item")
+        if found is None:
+            found = self._indents["item"] = next((indent for entry in self._entries.values()
+                                                  if entry.kind in ("plurals", "item")
+                                                  for item in entry.owner.elements("item")
+                                                  if (indent := self._file.indent_of(item.start))), "")
+        return found or unit * 2
+
+    def _last_entry(self) -> XmlNode | None:
+        """The entry (its element under <resources>) that ends last; new entries go after it."""
+        if self._last is None and self._entries:
+            self._last = max((entry.owner for entry in self._entries.values()), key=lambda node: node.end)
+        return self._last
 
     def add(self, key: str, value: Value) -> None:
+        if self.PLANS_EDITS and self._plan_add(key, value):
+            return
+        self._settle()
         if key in self._entries:
             raise KeyError(f"{key!r} is already in the file; use set to change it")
         file = self._file
@@ -152,10 +190,19 @@ class AndroidDocument(XmlDocument):
         element = self._element(key, value, array_item.group(1) if array_item and isinstance(value, str) else None)
         self._apply([self._insert_at_end(element)], key, value)
 
+    def _plan_add(self, key: str, value: Value) -> bool:
+        """Plan a new entry after the last one (or after the entries planned there before it); False
+        (nothing planned) for a string-array's item, a first entry, or a key the file has."""
+        if key in self._entries or key in self._edited or self._last_entry() is None or (
+                ARRAY_KEY.fullmatch(key) and isinstance(value, str)):
+            return False
+        edit = self._insert_at_end(self._element(key, value, None))
+        return self._plan_apply([edit], key, value, edit[:2], [self._file.root])
+
     def _element(self, key: str, value: Value, array: str | None) -> str:
         """A new entry's XML: nested items on their own lines, unless the file is written on one line."""
         file = self._file
-        last = max((entry.owner for entry in self._entries.values()), key=lambda node: node.end, default=None)
+        last = self._last_entry()
         one_line = last is not None and file.indent_of(last.start) is None
         indent = "" if one_line else self._unit()
         gap = "" if one_line else file.newline + self._item_indent(indent)
@@ -176,8 +223,7 @@ class AndroidDocument(XmlDocument):
         file = self._file
         root = file.root
         newline = file.newline
-        entries = [entry.owner for entry in self._entries.values()]
-        last = max(entries, key=lambda node: node.end) if entries else None
+        last = self._last_entry()
         if last is None:
             last = max(root.elements(), key=lambda node: node.end, default=None)
         if last is not None:
@@ -194,6 +240,7 @@ class AndroidDocument(XmlDocument):
         return content_edit(file, root, f"{newline}{self._unit()}{element}{newline}{closing}")
 
     def delete(self, key: str) -> None:
+        self._settle()
         entry = self._entries.get(key)
         if entry is None:
             raise KeyError(key)
@@ -204,6 +251,14 @@ class AndroidDocument(XmlDocument):
             return
         owners = [entry.owner for entry in entries(file, None) if entry.key == key]  # duplicates go too
         self._apply([(*_entry_extent(file, owner), "") for owner in owners], key, None)
+
+
+def _value_of(file: XmlFile, entry: Entry) -> Value:
+    """An entry's value: its text as aapt2 reads it (markup kept), or a plural's forms by quantity."""
+    if entry.kind == "plurals":
+        return {quantity: flatten(file.content(item), strict=False)[0]
+                for quantity, item in quantities(file, entry.node) if quantity is not None}
+    return flatten(file.content(entry.node), strict=False)[0]
 
 
 def _entry_extent(file: XmlFile, owner: XmlNode) -> tuple[int, int]:

@@ -53,10 +53,19 @@ from parlance_i18n.formats.android.aapt_text import (
 )
 from parlance_i18n.formats.android.document import AndroidDocument
 from parlance_i18n.formats.android.entries import entries, quantities
-from parlance_i18n.formats.base import CatalogFormat, Document, Problem, Renderable, Value
+from parlance_i18n.formats.base import (
+    DEFAULT_READ_LIMITS,
+    CatalogFormat,
+    Document,
+    Problem,
+    ReadLimits,
+    Renderable,
+    Value,
+)
 from parlance_i18n.formats.shared.messages import FixedText, Relabeled, TextMessages, first_one_used
 from parlance_i18n.formats.shared.placeholders import printf_placeholders
 from parlance_i18n.formats.shared.spelling import LEGACY_LANGUAGES, locale_or_none
+from parlance_i18n.formats.shared.limits import check_count
 from parlance_i18n.formats.shared.xmltext import XmlFile, XmlNode, scan, unescape
 from parlance_i18n.icu.plurals import PluralRules, as_number, plural_rules
 from parlance_i18n.locales import LocaleTag
@@ -168,8 +177,8 @@ def _check_printf(plain: str) -> str | None:
     return None
 
 
-def _read(data: bytes, tag: LocaleTag) -> AndroidMessages:
-    file = scan(data)
+def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> AndroidMessages:
+    file = scan(data, limits=limits)
     messages = AndroidMessages(tag)
     problems = messages.problems
     seen_lines: dict[str, int] = {}
@@ -181,6 +190,7 @@ def _read(data: bytes, tag: LocaleTag) -> AndroidMessages:
             problems.append(first_one_used(key, line, seen_lines[key]))
             continue
         seen_lines[key] = line
+        check_count(len(seen_lines), limits)
         attributes = entry.owner.attributes
         formatted = aapt_true(attributes.get("formatted"))
         translatable = aapt_true(attributes.get("translatable"))
@@ -277,11 +287,11 @@ class AndroidFormat(CatalogFormat):
     placeholder_pattern = printf_placeholders()
     plural_forms = True
 
-    def read(self, data: bytes, tag: LocaleTag) -> AndroidMessages:
-        return _read(data, tag)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> AndroidMessages:
+        return _read(data, tag, limits)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> AndroidDocument:
-        return AndroidDocument(data)
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> AndroidDocument:
+        return AndroidDocument(data, limits)
 
     def sniff(self, head: bytes) -> bool:
         return b"<resources" in head

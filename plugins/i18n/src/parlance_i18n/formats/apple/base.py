@@ -4,10 +4,15 @@ whose placeholders are printf conversions and `%#@name@` substitutions.
 
 from __future__ import annotations
 
+import re
+
 from parlance_i18n.formats.base import CatalogFormat
 from parlance_i18n.formats.shared.placeholders import printf_placeholders
 
-__all__ = ["AppleFormat"]
+__all__ = ["SIMPLE_FORMAT", "AppleFormat"]
+
+SIMPLE_FORMAT = re.compile(r"(?:[^%]|%%|%(?:[1-9][0-9]{0,2}\$)?(?:@|(?:l|ll|q|z)?[diuxX]|(?:\.[0-9]{1,2})?f))*")
+"""Format strings whose specifiers are all of the common, valid shapes: reading skips compiling them."""
 
 
 class AppleFormat(CatalogFormat):

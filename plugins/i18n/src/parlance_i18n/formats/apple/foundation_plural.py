@@ -19,6 +19,7 @@ import re
 from collections.abc import Container, Mapping
 from typing import Any
 
+from parlance_i18n.formats.apple.base import SIMPLE_FORMAT
 from parlance_i18n.formats.base import Renderable
 from parlance_i18n.icu.plurals import PluralRules, as_number
 
@@ -182,7 +183,8 @@ def entry_problem(texts: EntryTexts) -> str | None:
     texts_to_check += [_own_positions(text, positions.get(name, 1)) for name, forms in variables for _, text in forms]
     try:
         for text in texts_to_check:
-            compile_printf(text, style="apple")
+            if "%" in text and not SIMPLE_FORMAT.fullmatch(text):
+                compile_printf(text, style="apple")
     except ValueError as error:
         return str(error)
     return None

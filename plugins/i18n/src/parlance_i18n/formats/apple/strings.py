@@ -14,8 +14,9 @@ Xcode writes them; Xcode's "No comment provided by engineer." is no comment.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-from parlance_i18n.formats.apple.base import AppleFormat
+from parlance_i18n.formats.apple.base import SIMPLE_FORMAT, AppleFormat
 from parlance_i18n.formats.apple.strings_syntax import (
     COMMENT,
     NEWLINES,
@@ -26,10 +27,14 @@ from parlance_i18n.formats.apple.strings_syntax import (
     decode,
     trailing_comment,
 )
-from parlance_i18n.formats.base import Problem, Renderable, Value
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, Problem, ReadLimits, Renderable, Value
+from parlance_i18n.formats.shared.limits import check_text
 from parlance_i18n.formats.shared.messages import TextMessages, later_one_used
 from parlance_i18n.formats.shared.spelling import lproj_locale
+from parlance_i18n.formats.shared.splices import Overlap
 from parlance_i18n.formats.shared.textedit import (
+    EscapeHabits,
+    Siblings,
     TextDocument,
     back_over_line_break,
     escape_utf16,
@@ -38,14 +43,11 @@ from parlance_i18n.formats.shared.textedit import (
     line_start,
     nearest_sibling,
     previous_line_start,
-    upper_hex_escapes,
 )
 from parlance_i18n.locales import LocaleTag
 
 __all__ = ["AppleStringsFormat"]
 
-_SIMPLE_FORMAT = re.compile(r"(?:[^%]|%%|%(?:[1-9][0-9]{0,2}\$)?(?:@|(?:l|ll|q|z)?[diuxX]|(?:\.[0-9]{1,2})?f))*")
-"""Messages whose specifiers are all of the common, valid shapes: reading skips compiling them."""
 _LEGACY_FOLDERS = {"English": "en", "French": "fr", "German": "de", "Japanese": "ja", "Spanish": "es",
                    "Italian": "it", "Dutch": "nl"}
 """The language names old Xcode projects use as folder names (`English.lproj`)."""
@@ -66,11 +68,12 @@ class AppleStringsMessages(TextMessages[str]):
         return f"the message has {error}"
 
 
-def _read(data: bytes) -> AppleStringsMessages:
+def _read(data: bytes, limits: ReadLimits) -> AppleStringsMessages:
     from parlance_i18n.formats.shared.printf import compile_printf
 
     text, _, _ = decode(data)
-    parser = Parser(text)
+    check_text(text, limits)
+    parser = Parser(text, limits)
     problems = [Problem(key, parser.line(at), reason) for key, at, reason in parser.problems]
     texts: dict[str, str] = {}
     starts: dict[str, int] = {}
@@ -85,7 +88,7 @@ def _read(data: bytes) -> AppleStringsMessages:
             notes.pop(key, None)
         starts[key] = entry.start
         value = entry.value
-        if "%" in value and not _SIMPLE_FORMAT.fullmatch(value):
+        if "%" in value and not SIMPLE_FORMAT.fullmatch(value):
             try:
                 compile_printf(value, "apple")  # validated now so that it is reported; compiled when used
             except ValueError as error:
@@ -103,53 +106,113 @@ def _read(data: bytes) -> AppleStringsMessages:
 # --- writing -------------------------------------------------------------------------------------------
 
 
-class AppleStringsDocument(TextDocument):
-    """A `.strings` file being edited: its text, parsed again after each change."""
+class _Style(NamedTuple):
+    """How a `.strings` file writes its entries."""
 
-    def __init__(self, data: bytes) -> None:
-        super().__init__(data, *decode(data))
+    separator: str  # between a key and its value: ` = ` or `=`
+    newline: str
+    apart: bool  # entries stand apart, a blank line between them (Xcode's comment-and-entry blocks)
+    escapes: EscapeHabits  # followed through the planned edits
+
+
+class _Added:
+    """A key planned on the parse: where its line goes."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+
+
+class AppleStringsDocument(TextDocument):
+    """A `.strings` file being edited: edits planned on one parse of its text (`TextDocument`).
+
+    A new key's line goes after its nearest sibling (`Siblings`); it is planned where that is an
+    entry of the parse nothing was added after yet, or the last key added at one place. The file's
+    style (separator, spacing, escapes) is read once: what is planned writes in it.
+    """
+
+    def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+        self._limits = limits
+        text, codec, bom = decode(data)
+        check_text(text, limits)
+        super().__init__(data, text, codec, bom)
 
     def _parse(self) -> None:
-        self._parser = Parser(self._text)
+        self._parser = Parser(self._text, self._limits)
         self._by_key: dict[str, list[Entry]] = {}
         for entry in self._parser.entries:
             self._by_key.setdefault(entry.key, []).append(entry)
+        self._edited: dict[str, str] = {}  # keys set or added since the parse
+        self._siblings: Siblings[Entry | _Added] | None = None  # made by the first add
+        self._last_at: dict[int, _Added] = {}  # where keys were added -> the last one added there
+        self._style: _Style | None = None
 
     def keys(self) -> list[str]:
+        self._settle()
         return list(self._by_key)
 
     def get(self, key: str) -> Value | None:
+        if key in self._edited:
+            return self._edited[key]
         found = self._by_key.get(key)
         return found[-1].value if found else None
 
     def line_of(self, key: str) -> int | None:
+        self._settle()
         found = self._by_key.get(key)
         return self._parser.line(found[-1].start) if found else None
 
     def set(self, key: str, value: Value) -> None:
+        if self._planning() and self._plan_set(key, value):
+            return
+        self._settle()
         found = self._by_key.get(key)
         if not found:
             raise KeyError(f"{key!r} is not in this .strings file; use add")
         value = _text_value(key, value)
-        entry = found[-1]  # the one Apple reads
+        edit = self._value_edit(found[-1], value)  # the last definition: the one Apple reads
+        if edit is not None:
+            self._splice(*edit)
+
+    def _value_edit(self, entry: Entry, value: str) -> tuple[int, int, str] | None:
+        """The edit that gives `entry` the text `value` (None when it has it)."""
         if entry.value == value and entry.value_start != entry.key_end:
-            return
+            return None
         if entry.value_start == entry.key_end:  # "key"; becomes "key" = "value";
             if entry.value == value:
-                return
-            self._splice(entry.key_end, entry.key_end, self._separator() + self._quote(value, '"'))
-            return
+                return None
+            return entry.key_end, entry.key_end, self._separator() + self._quote(value, '"')
         unquoted = not entry.quote and UNQUOTED.fullmatch(value)
         written = value if unquoted else self._quote(value, entry.quote or '"')
-        self._splice(entry.value_start, entry.value_end, written)
+        return entry.value_start, entry.value_end, written
+
+    def _plan_set(self, key: str, value: Value) -> bool:
+        found = self._by_key.get(key)
+        if not found or key in self._edited or not isinstance(value, str):
+            return False
+        entry = found[-1]
+        if self._planned.touches(entry.start, entry.end - 1):
+            return False
+        edit = self._value_edit(entry, value)
+        if edit is not None:
+            try:
+                self._plan(*edit)
+            except Overlap:
+                return False
+            self._edited[key] = value
+        return True
 
     def add(self, key: str, value: Value) -> None:
+        if self._planning() and self._plan_add(key, value):
+            return
+        self._settle()
         if key in self._by_key:
             raise KeyError(f"{key!r} is already in this .strings file; use set")
         value = _text_value(key, value)
         entries = self._parser.entries
-        line = f"{self._quote(key, chr(34))}{self._separator()}{self._quote(value, chr(34))};"
-        newline = first_line_break(self._text, NEWLINES)
+        line = self._line(key, value)
+        newline = self._file_style().newline
         if not entries:
             end = len(self._text)
             ending = "" if not self._text or self._text.endswith(("\n", "\r")) else newline
@@ -158,10 +221,45 @@ class AppleStringsDocument(TextDocument):
         after = nearest_sibling(key, [(entry.key, entry) for entry in entries])
         assert after is not None
         at = line_end(self._text, after.end, NEWLINES)
-        spacing = newline * 2 if self._blank_line_between_entries() else newline
-        self._splice(at, at, spacing + line)
+        self._splice(at, at, self._spacing() + line)
+
+    def _line(self, key: str, value: str) -> str:
+        return f"{self._quote(key, chr(34))}{self._separator()}{self._quote(value, chr(34))};"
+
+    def _spacing(self) -> str:
+        """What goes before a new entry's line: a line break, two where entries stand apart."""
+        style = self._file_style()
+        return style.newline * 2 if style.apart else style.newline
+
+    def _plan_add(self, key: str, value: Value) -> bool:
+        """Plan a new key's line where `add` would put it: right after an entry of the parse that
+        nothing has been added after yet, or right after the last key added at one place."""
+        entries = self._parser.entries
+        if key in self._by_key or key in self._edited or not isinstance(value, str) or not entries:
+            return False
+        if self._siblings is None:
+            self._siblings = Siblings((entry.key, entry, (entry.start, 0, 0)) for entry in entries)
+        after = self._siblings.nearest(key)
+        if isinstance(after, _Added):
+            if self._last_at[after.at] is not after:
+                return False  # it goes between keys added at one place
+            at = after.at
+        else:
+            assert after is not None
+            at = line_end(self._text, after.end, NEWLINES)
+            if at in self._last_at or self._planned.touches(after.start, max(at - 1, after.start)):
+                return False
+        try:
+            self._plan(at, at, self._spacing() + self._line(key, value))
+        except Overlap:
+            return False
+        added = self._last_at[at] = _Added(at)
+        self._siblings.place(key, added, (at, 1, len(self._planned)))
+        self._edited[key] = value
+        return True
 
     def delete(self, key: str) -> None:
+        self._settle()
         found = self._by_key.get(key)
         if not found:
             raise KeyError(f"{key!r} is not in this .strings file")
@@ -170,7 +268,22 @@ class AppleStringsDocument(TextDocument):
 
     # --- the file's style ---
 
+    def _file_style(self) -> _Style:
+        """How the file writes, read once a parse: the edits planned on it write in that style, so
+        it stays the file's."""
+        if self._style is None:
+            text = self._text
+            self._style = _Style(self._last_separator(), first_line_break(text, NEWLINES),
+                                 self._blank_line_between_entries(), EscapeHabits(text, "U"))
+        return self._style
+
+    def _follows(self, start: int, end: int, text: str) -> bool:
+        return self._file_style().escapes.follow(self._text, start, end, text)
+
     def _separator(self) -> str:
+        return self._file_style().separator
+
+    def _last_separator(self) -> str:
         """What the file writes between a key and its value (` = ` or `=`), from its last entry."""
         for entry in reversed(self._parser.entries):
             if entry.value_start != entry.key_end:
@@ -189,8 +302,9 @@ class AppleStringsDocument(TextDocument):
         return len(NEWLINES.findall(gap)) > 1
 
     def _quote(self, value: str, quote: str) -> str:
-        escape_non_ascii = self._text.isascii() and "\\U" in self._text  # as the file does, in its hex case
-        upper = upper_hex_escapes(self._text, "U")
+        escapes = self._file_style().escapes
+        escape_non_ascii = escapes.ascii and escapes.has_marker  # as the file does, in its hex case
+        upper = escapes.upper
         out = [quote]
         for char in value:
             if char == "\\" or char == quote:
@@ -260,11 +374,11 @@ def _text_value(key: str, value: Value) -> str:
 class AppleStringsFormat(AppleFormat):
     """Apple `.strings` files, one per `<locale>.lproj` folder."""
 
-    def read(self, data: bytes, tag: LocaleTag) -> AppleStringsMessages:
-        return _read(data)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> AppleStringsMessages:
+        return _read(data, limits)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> AppleStringsDocument:
-        return AppleStringsDocument(data)
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> AppleStringsDocument:
+        return AppleStringsDocument(data, limits)
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """The `.lproj` folder's name: `pt-BR`, `zh-Hans`, `zh-Hant-TW`."""

@@ -20,7 +20,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from parlance_i18n.formats.base import CatalogFileError
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFileError, ReadLimits
+from parlance_i18n.formats.shared.limits import too_many_messages
 from parlance_i18n.formats.shared.textedit import detect_bom, join_surrogates, line_end, line_starts
 
 __all__ = ["COMMENT", "NEWLINES", "UNQUOTED", "Entry", "Parser", "comment_text", "decode", "trailing_comment"]
@@ -75,11 +76,12 @@ class _Broken(Exception):
 class Parser:
     """Old-style property list "strings file" content, entry by entry, recovering from mistakes."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         self.text = text
         self.entries: list[Entry] = []
         self.problems: list[tuple[str | None, int, str]] = []  # (key, offset, reason)
         self._starts: list[int] | None = None
+        self._limits = limits
         self._parse()
 
     def line(self, offset: int) -> int:
@@ -93,7 +95,10 @@ class Parser:
         length = len(text)
         previous_end = 0  # just past the last entry's `;`: the comments after it come before the next
         pos = self._gap(0)
+        most = self._limits.max_messages
         while pos < length:
+            if len(self.entries) > most:
+                raise too_many_messages(self._limits)
             match = _ENTRY.match(text, pos)
             if match is not None:
                 key, value = match.group(1), match.group(3)

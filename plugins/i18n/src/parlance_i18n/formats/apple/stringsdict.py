@@ -25,13 +25,22 @@ keys cannot be read at all. The DOCTYPE every plist carries is accepted and neve
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from parlance_i18n.formats.apple.base import AppleFormat
 from parlance_i18n.formats.apple.foundation_plural import VARIABLE, EntryTexts, PluralFormat, entry_problem
-from parlance_i18n.formats.base import CatalogFileError, Document, Problem, Renderable, Value
+from parlance_i18n.formats.base import (
+    DEFAULT_READ_LIMITS,
+    CatalogFileError,
+    Document,
+    Problem,
+    ReadLimits,
+    Renderable,
+    Value,
+)
+from parlance_i18n.formats.shared.limits import check_count
 from parlance_i18n.formats.shared.messages import TextMessages, first_one_used
 from parlance_i18n.formats.shared.spelling import lproj_locale
 from parlance_i18n.formats.shared.xmledit import XmlDocument, content_edit, escape_text, line_extent
@@ -197,8 +206,8 @@ class StringsdictMessages(TextMessages[EntryTexts]):
         return PluralFormat(text, plural_rules(self.tag))
 
 
-def _read(data: bytes, tag: LocaleTag) -> StringsdictMessages:
-    file = _scan(data)
+def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> StringsdictMessages:
+    file = _scan(data, limits)
     messages = StringsdictMessages(tag)
     top = file.root.first("dict")
     lines: dict[str, int] = {}
@@ -210,6 +219,7 @@ def _read(data: bytes, tag: LocaleTag) -> StringsdictMessages:
             messages.problems.append(first_one_used(pair.name, line, lines[pair.name]))
             continue
         lines[pair.name] = line
+        check_count(len(lines), limits)
         try:
             texts = _texts(file, _entry(file, pair), shared)
             reason = entry_problem(texts)
@@ -225,11 +235,11 @@ def _read(data: bytes, tag: LocaleTag) -> StringsdictMessages:
     return messages
 
 
-def _scan(data: bytes) -> XmlFile:
+def _scan(data: bytes, limits: ReadLimits) -> XmlFile:
     if data.startswith(b"bplist"):
         raise CatalogFileError("the file is a binary property list; convert it to XML with "
                                "`plutil -convert xml1 <file>`", None)
-    return scan(data, PLIST_DOCTYPES)
+    return scan(data, PLIST_DOCTYPES, limits)
 
 
 # --- editing ---------------------------------------------------------------------------------------------------
@@ -268,51 +278,103 @@ def _split(value: Value, entry: _Entry) -> tuple[str, dict[str, dict[str, str]]]
 class StringsdictDocument(XmlDocument):
     """A .stringsdict being edited: values as described in the module docstring."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         if data.startswith(b"bplist"):
-            _scan(data)  # raises, naming the fix
-        super().__init__(data, PLIST_DOCTYPES)
+            _scan(data, limits)  # raises, naming the fix
+        super().__init__(data, PLIST_DOCTYPES, limits)
 
     def _index(self) -> None:
-        self._entries: dict[str, _Entry] = {}
-        self._names: list[str] = []  # every top-level key, usable or not
-        for pair in _top(self._file):
-            self._names.append(pair.name)
-            if pair.name in self._entries:
-                continue
+        self._pairs = _top(self._file)
+        check_count(len(self._pairs), self._limits)
+        self._named: dict[str, list[_Pair]] = {}  # every top-level key, usable or not: its pairs
+        for pair in self._pairs:
+            self._named.setdefault(pair.name, []).append(pair)
+        self._names = self._named.keys()
+        self._read: dict[str, _Entry | None] = {}  # the entries looked at: read when first asked for
+        self._layout: tuple[str | None, str, Callable[[int], str]] | None = None  # (indent, step, inside)
+
+    def _entry_of(self, key: str) -> _Entry | None:
+        """The entry `key` names (its first usable pair), or None."""
+        if key in self._read:
+            return self._read[key]
+        found: _Entry | None = None
+        for pair in self._named.get(key, ()):
             try:
-                self._entries[pair.name] = _entry(self._file, pair)
+                found = _entry(self._file, pair)
+                break
             except _Invalid:
                 continue
+        self._read[key] = found
+        return found
 
     def keys(self) -> list[str]:
-        return list(self._entries)
+        self._settle()
+        found = [(entry.pair.key.start, name) for name in self._named if (entry := self._entry_of(name)) is not None]
+        return [name for _, name in sorted(found)]  # in the order of the pairs used
 
     def get(self, key: str) -> Value | None:
-        entry = self._entries.get(key)
+        if key in self._edited:
+            return self._edited[key]
+        entry = self._entry_of(key)
         return _value(_texts(self._file, entry)) if entry is not None else None
+
+    def _read_alone(self, alone: XmlFile, key: str) -> Value | None:
+        pair = next((pair for pair in _top(alone) if pair.name == key), None)
+        try:
+            return _value(_texts(alone, _entry(alone, pair))) if pair is not None else None
+        except _Invalid:
+            return None
+
+    def _top_ancestors(self) -> list[XmlNode]:
+        root = self._file.root
+        top = root.first("dict")
+        assert top is not None
+        return [root, top]
 
     def line_of(self, key: str) -> int | None:
         """The line of the entry's first form: where the text a translator edits starts."""
-        entry = self._entries.get(key)
+        self._settle()
+        entry = self._entry_of(key)
         if entry is None:
             return None
         forms = [form.key.line for variable in entry.variables.values() for form in variable.forms.values()]
         return min(forms, default=entry.pair.key.line)
 
     def set(self, key: str, value: Value) -> None:
-        entry = self._entries.get(key)
+        if self.PLANS_EDITS and self._plan_set(key, value):
+            return
+        self._settle()
+        entry = self._entry_of(key)
         if entry is None:
             raise KeyError(key)
         if self.get(key) == value:
             return
+        self._apply(self._entry_edits(entry, value), key, value)
+
+    def _entry_edits(self, entry: _Entry, value: Value) -> list[tuple[int, int, str]]:
         format_text, wanted = _split(value, entry)
         edits: list[tuple[int, int, str]] = []
         if FORMAT_KEY in value and format_text != unescape(self._file.content(entry.format.value)):
             edits.append(self._string_edit(entry.format.value, format_text))
         for name, forms in wanted.items():
             edits += self._form_edits(entry.variables[name], forms)
-        self._apply(edits, key, value)
+        return edits
+
+    def _plan_set(self, key: str, value: Value) -> bool:
+        """Plan a set of an entry the parse found, untouched since; False (nothing planned) else."""
+        entry = self._entry_of(key)
+        if entry is None or key in self._edited:
+            return False
+        span = entry.pair.key.start, entry.pair.value.end
+        if not self._untouched(*span):
+            return False
+        if self.get(key) == value:
+            return True
+        try:
+            edits = self._entry_edits(entry, value)
+        except ValueError:
+            return False  # `set` says why
+        return self._plan_apply(edits, key, value, span, self._top_ancestors())
 
     def _string_edit(self, node: XmlNode, text: str) -> tuple[int, int, str]:
         return content_edit(self._file, node, escape_text(text, self._file.newline))
@@ -359,19 +421,36 @@ class StringsdictDocument(XmlDocument):
         return gap, inside
 
     def add(self, key: str, value: Value) -> None:
+        if self.PLANS_EDITS and self._plan_add(key, value):
+            return
+        self._settle()
         if key in self._names:
             raise KeyError(f"{key!r} is already in the file; use set to change it")
         if not isinstance(value, dict) or not value:
             raise ValueError("a .stringsdict entry is a dict of plural forms by category")
+        self._apply([self._new_entry(key, value)], key, value)
+
+    def _plan_add(self, key: str, value: Value) -> bool:
+        """Plan a new entry after the last one (of the parse, or planned there before it); False
+        (nothing planned) for a first entry, or a key the file has."""
+        if key in self._names or key in self._edited or not isinstance(value, dict) or not value \
+                or not self._pairs:
+            return False
+        edit = self._new_entry(key, value)
+        return self._plan_apply([edit], key, value, edit[:2], self._top_ancestors())
+
+    def _new_entry(self, key: str, value: dict[str, str]) -> tuple[int, int, str]:
+        """The edit that writes a new entry after the last one, laid out as the file's entries are."""
         file = self._file
         top = file.root.first("dict")
         assert top is not None
-        pairs = _top(file)
-        indent = file.indent_of(pairs[-1].key.start) if pairs else file.child_indent(top, "\t")
+        pairs = self._pairs
+        if self._layout is None:
+            found_indent = file.indent_of(pairs[-1].key.start) if pairs else file.child_indent(top, "\t")
+            self._layout = found_indent, self._step(found_indent or ""), self._inside(pairs)
+        indent, step, inside = self._layout
         one_line = indent is None
         newline = "" if one_line else file.newline
-        step = self._step(indent or "")
-        inside = self._inside(pairs)
         if FORMAT_KEY in value:
             format_text = value[FORMAT_KEY]
             variables: dict[str, dict[str, str]] = {}
@@ -398,12 +477,12 @@ class StringsdictDocument(XmlDocument):
             out.append(line(1, "</dict>"))
         out.append(line(0, "</dict>"))
         anchor = pairs[-1].value.end if pairs else top.open_end
-        self._apply([(anchor, anchor, "".join(out))], key, value)
+        return anchor, anchor, "".join(out)
 
     def _step(self, indent: str) -> str:
         """One level of indentation: as the first entry's dict is indented, else a tab."""
         file = self._file
-        return next((step for pair in _top(file) if (step := file.step_in(pair.value, indent))), "\t")
+        return next((step for pair in self._pairs if (step := file.step_in(pair.value, indent))), "\t")
 
     def _inside(self, pairs: list[_Pair]) -> Any:
         """How a key and its <string> are joined: on one line as the file does, else on the next
@@ -424,7 +503,8 @@ class StringsdictDocument(XmlDocument):
         return lambda level: file.newline + indent + step * level
 
     def delete(self, key: str) -> None:
-        if key not in self._entries:
+        self._settle()
+        if self._entry_of(key) is None:
             raise KeyError(key)
         file = self._file
         edits = [(*line_extent(file.text, pair.key.start, pair.value.end), "") for pair in _top(file)
@@ -446,11 +526,11 @@ class StringsdictFormat(AppleFormat):
     rename_refusal = ("a .stringsdict entry would be written anew, losing its variable names and value types: "
                       "rename it in Xcode or a text editor")
 
-    def read(self, data: bytes, tag: LocaleTag) -> StringsdictMessages:
-        return _read(data, tag)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> StringsdictMessages:
+        return _read(data, tag, limits)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> StringsdictDocument:
-        return StringsdictDocument(data)
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> StringsdictDocument:
+        return StringsdictDocument(data, limits)
 
     def sniff(self, head: bytes) -> bool:
         return b"<plist" in head

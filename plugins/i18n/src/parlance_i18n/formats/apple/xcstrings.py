@@ -30,8 +30,17 @@ from typing import Any
 
 from parlance_i18n.formats.apple.base import AppleFormat
 from parlance_i18n.formats.apple.foundation_plural import foundation_category
-from parlance_i18n.formats.base import CatalogFileError, Document, Problem, Renderable, Value
+from parlance_i18n.formats.base import (
+    DEFAULT_READ_LIMITS,
+    CatalogFileError,
+    Document,
+    Problem,
+    ReadLimits,
+    Renderable,
+    Value,
+)
 from parlance_i18n.formats.shared.jsontext import JsonDocument, Path
+from parlance_i18n.formats.shared.limits import check_count
 from parlance_i18n.formats.shared.messages import TextMessages
 from parlance_i18n.formats.shared.printf import PrintfMessage, compile_printf
 from parlance_i18n.formats.shared.spelling import locale_or_none, spells
@@ -218,8 +227,8 @@ class XcstringsFormat(AppleFormat):
     rename_refusal = ("String Catalog keys come from the code Xcode extracts them from: rename the key in the code "
                       "and build, and Xcode moves its translations")
 
-    def read(self, data: bytes, tag: LocaleTag) -> XcstringsMessages:
-        document = JsonDocument(data)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> XcstringsMessages:
+        document = JsonDocument(data, limits)
         source, strings = _catalog(document.value_at(()))
         language = _language(strings, source, tag)
         is_source = language == source
@@ -255,14 +264,15 @@ class XcstringsFormat(AppleFormat):
                 substitutions[key] = found
             if isinstance(entry.get("comment"), str):
                 comments[key] = entry["comment"]
+        check_count(len(texts), limits)
         problems = [Problem(path[1] if len(path) > 1 else None, line, "a key is written twice in the same object; "
                             "the last one is used, so this one is ignored: remove one of them")
                     for path, line in document.duplicates()]
         problems.extend(Problem(key, document.line_of(("strings", key)), reason) for key, reason in pending)
         return XcstringsMessages(texts, substitutions, comments, problems, rules)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> XcstringsDocument:
-        return XcstringsDocument(data, tag)
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> XcstringsDocument:
+        return XcstringsDocument(data, tag, limits)
 
     def locales(self, data: bytes) -> list[LocaleTag]:
         """The source language, then every other language a localization is written in."""
@@ -296,12 +306,14 @@ class XcstringsFormat(AppleFormat):
 class XcstringsDocument(Document):
     """One language's localizations in a String Catalog, to edit in place."""
 
-    def __init__(self, data: bytes, tag: LocaleTag) -> None:
-        self._json = JsonDocument(data)
+    def __init__(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+        self._json = JsonDocument(data, limits)
         source, strings = _catalog(self._json.value_at(()))
+        check_count(len(strings), limits)
         self._language = _language(strings, source, tag)
-        self._keys = [key for key, entry in strings.items()
-                      if isinstance(entry, dict) and self._shape(key) is not None]
+        # in file order, as a dict so that finding one costs the same in a file of any size
+        self._keys = dict.fromkeys(key for key, entry in strings.items()
+                                   if isinstance(entry, dict) and self._shape(key) is not None)
 
     def _localization(self, key: str) -> Path:
         return ("strings", key, "localizations", self._language)
@@ -354,7 +366,7 @@ class XcstringsDocument(Document):
         if self._json.value_at(here) is not None:  # a localization this reader cannot edit (device variations)
             raise KeyError(key)
         self._write(here, value)
-        self._keys.append(key)
+        self._keys[key] = None
 
     def delete(self, key: str) -> None:
         if key not in self._keys:
@@ -362,7 +374,7 @@ class XcstringsDocument(Document):
         here = self._localization(key)
         localizations = self._json.value_at(here[:-1])
         self._json.delete(here if isinstance(localizations, dict) and len(localizations) > 1 else here[:-1])
-        self._keys.remove(key)
+        del self._keys[key]
 
     def to_bytes(self) -> bytes:
         return self._json.to_bytes()

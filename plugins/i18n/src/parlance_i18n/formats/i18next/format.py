@@ -45,12 +45,22 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Document, LocaleMessages, Problem, Value
+from parlance_i18n.formats.base import (
+    DEFAULT_READ_LIMITS,
+    CatalogFileError,
+    CatalogFormat,
+    Document,
+    LocaleMessages,
+    Problem,
+    ReadLimits,
+    Value,
+)
 from parlance_i18n.formats.i18next import groups
 from parlance_i18n.formats.i18next.groups import CARDINAL_SUFFIXES, FORM_SUFFIXES, ORDINAL_SUFFIXES
 from parlance_i18n.formats.i18next.keys import KeyPaths
 from parlance_i18n.formats.i18next.render import OBJECT, I18nextRenderer, variable_names
 from parlance_i18n.formats.shared.js_values import reject_json_constant
+from parlance_i18n.formats.shared.limits import check_count, check_text
 from parlance_i18n.formats.shared.textedit import detect_bom
 from parlance_i18n.locales import LocaleTag
 
@@ -74,16 +84,17 @@ class I18nextFormat(CatalogFormat):
 
     placeholder_pattern = re.compile(r"\{\{[^{}]+\}\}|\$t\([^()]*\)")
 
-    def read(self, data: bytes, tag: LocaleTag) -> I18nextMessages:
-        root, has_duplicates = _parse(data)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> I18nextMessages:
+        root, has_duplicates = _parse(data, limits)
         texts, blockers, skipped = _flatten(root)
+        check_count(len(texts), limits)
         problems: list[Problem] = []
         if skipped or has_duplicates:
             problems = _problems(data, skipped, has_duplicates)
         return I18nextMessages(texts, blockers, problems, tag)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> I18nextDocument:
-        return I18nextDocument(data)
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> I18nextDocument:
+        return I18nextDocument(data, limits)
 
     def sniff(self, head: bytes) -> bool:
         """JSON showing i18next's own traits: plural suffix keys, `$t(` nesting, or `{{name}}` without
@@ -119,9 +130,10 @@ def _decode(data: bytes) -> str:
                                line) from None
 
 
-def _parse(data: bytes) -> tuple[dict[str, Any], bool]:
+def _parse(data: bytes, limits: ReadLimits) -> tuple[dict[str, Any], bool]:
     """The file's root object, and whether some object in it writes a key twice."""
     text = _decode(data)
+    check_text(text, limits)
     duplicated = False
 
     def pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -419,13 +431,14 @@ class I18nextDocument(Document):
     nested objects otherwise.
     """
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         from parlance_i18n.formats.shared.jsontext import JsonDocument
 
-        self._json = JsonDocument(data)
-        if not _decode(data).lstrip(" \t\r\n").startswith("{"):
+        self._json = JsonDocument(data, limits)
+        if not self._json.text().lstrip(" \t\r\n").startswith("{"):
             raise CatalogFileError("an i18next file holds one JSON object of keys and messages", 1)
         self._paths = KeyPaths(path for path, _ in self._json.leaves())
+        check_count(len(self._paths.keys()), limits)
 
     def keys(self) -> list[str]:
         return self._paths.keys()

@@ -5,13 +5,21 @@
 the file writes strings: wrapped as GNU's msgmerge (79 columns) or Babel (76) wraps, or not at all,
 whichever reproduces the file's own strings (`_detect_style`); split after `\\n`; in its charset, BOM
 and line endings. `clear_fuzzy` is how a write tool un-fuzzies an entry it has reviewed.
+
+Edits are planned on the lines as they were read: a new `msgstr` (or flags line) is a patch of the
+entry's own lines, a new entry a block after the last one, and the lines are put together, and the
+entries' line numbers moved, once (`_settle`), when the file is written or asked where a key is. An
+edit of lines already patched, and a delete, settle first.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+from typing import ClassVar
 
-from parlance_i18n.formats.base import Document, Value
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, Document, ReadLimits, Value
+from parlance_i18n.formats.shared.limits import check_count, check_text
 from parlance_i18n.formats.po.scanner import (
     CONTEXT_SEPARATOR,
     UTF8_BOM,
@@ -114,7 +122,7 @@ def _detect_style(lines: list[str], codec: str) -> _Style:
 class _Entry:
     """A live entry of a Document: its key, line span (0-based, end exclusive) and strings."""
 
-    __slots__ = ("key", "first", "keyline", "strline", "end", "plural", "strs", "indexed")
+    __slots__ = ("key", "first", "keyline", "strline", "end", "plural", "strs", "indexed", "block")
 
     def __init__(self, key: str, raw: Raw) -> None:
         self.key = key
@@ -122,6 +130,7 @@ class _Entry:
         self.plural = raw[6]
         self.strs = list(raw[7])
         self.indexed = raw[8]
+        self.block: list[str] | None = None  # an added entry's lines (line numbers from 0) until settled
 
     def shift(self, delta: int) -> None:
         self.first += delta
@@ -135,11 +144,16 @@ class PoDocument(Document):
 
     Keys are every live entry's, the header's excepted: translated, fuzzy and untranslated alike.
     Values are msgstr texts: a str, or {"0": ..., "1": ...} for msgstr[N]. Edits replace only the
-    lines they must; flags (`#, fuzzy`) are left alone unless `clear_fuzzy` is called.
+    lines they must; flags (`#, fuzzy`) are left alone unless `clear_fuzzy` is called. Edits are
+    planned (see the module docstring); `PLANS_EDITS = False` settles before each one: the reference
+    the planned edits are tested against.
     """
 
-    def __init__(self, data: bytes) -> None:
+    PLANS_EDITS: ClassVar[bool] = True
+
+    def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         self._data = data
+        self._limits = limits
         self._bom = data.startswith(UTF8_BOM)
         body = data[3:] if self._bom else data
         self._codec = first_guess(body, self._bom)
@@ -152,9 +166,12 @@ class PoDocument(Document):
                 self._load(body)
         self._dirty = False
         self._style: _Style | None = None
+        self._patches: dict[int, tuple[int, list[str]]] = {}  # first line -> (end line, its new lines)
+        self._added: list[_Entry] = []  # entries added since the last settle, in order
 
     def _load(self, body: bytes) -> None:
         text, _ = decode(body, self._codec)
+        check_text(text, self._limits)
         parts = text.split("\n")
         lines = [part + "\n" for part in parts[:-1]]
         if parts[-1]:
@@ -172,6 +189,7 @@ class PoDocument(Document):
             entry = _Entry(key, raw)
             self._all.append(entry)
             self._index[key] = entry
+        check_count(len(self._all), self._limits)
 
     # -- reading --
 
@@ -187,13 +205,33 @@ class PoDocument(Document):
         return entry.strs[0]
 
     def line_of(self, key: str) -> int | None:
+        self._settle()
         entry = self._index.get(key) if key else None
         return None if entry is None else entry.keyline + 1
 
     def is_fuzzy(self, key: str) -> bool:
         entry = self._entry(key)
         return any(_is_flags_line(line) and "fuzzy" in parse_flags(line.strip()[2:])
-                   for line in self._lines[entry.first:entry.keyline])
+                   for line in self._lines_of(entry, entry.first, entry.keyline))
+
+    def _lines_of(self, entry: _Entry, start: int, end: int) -> list[str]:
+        """Lines `start` to `end` of an entry, as planned."""
+        if entry.block is not None:
+            return entry.block[start:end]
+        patched = self._patches.get(start)
+        if patched is not None and patched[0] == end:
+            return patched[1]
+        return self._lines[start:end]
+
+    def _plannable(self, entry: _Entry, start: int) -> bool:
+        """Whether the entry's lines from `start` may be patched on the lines as read."""
+        if not self.PLANS_EDITS:
+            self._settle()
+            return False
+        if entry.block is not None or start in self._patches:
+            self._settle()
+            return False
+        return True
 
     # -- editing --
 
@@ -206,7 +244,11 @@ class PoDocument(Document):
             raise ValueError(f"{shown_key(key)} is {'a plural' if entry.indexed else 'a singular'} entry: "
                              f"its value must be {kind}")
         new = self._msgstr_lines(value)
-        self._replace(entry, entry.strline, entry.end, new)
+        if self._plannable(entry, entry.strline):
+            self._patch(entry.strline, entry.end, new)
+        else:
+            entry = self._entry(key)
+            self._replace(entry, entry.strline, entry.end, new)
         entry.strs = _forms(value)
 
     def add(self, key: str, value: Value, *, msgid_plural: str | None = None) -> None:
@@ -223,28 +265,21 @@ class PoDocument(Document):
             lines += self._wrap("msgid_plural", msgid if msgid_plural is None else msgid_plural)
         lines += self._msgstr_lines(value)
         self._encodable("".join(lines))
-        after = max((e for e in self._all), key=lambda e: e.end, default=None)
-        at = after.end if after is not None else len(self._lines)
-        newline = self._newline
-        block = ([newline] if at > 0 else []) + [line + newline for line in lines]
-        if at == len(self._lines) and self._lines and not self._lines[-1].endswith("\n"):
-            self._lines[-1] += newline  # the file ended without a newline: so will it still
-            block[-1] = block[-1][: -len(newline)]
-        self._lines[at:at] = block
-        start = at + (1 if at > 0 else 0)
-        raw: Raw = (start, start, start + len(lines) - len(self._msgstr_lines(value)), start + len(lines),
-                     ctxt if sep else None, msgid, msgid_plural if isinstance(value, dict) else None,
-                     _forms(value), isinstance(value, dict), None, None)
-        entry = _Entry(key, raw)
-        for other in self._all:
-            if other.first >= at:
-                other.shift(len(block))
-        self._all.append(entry)
-        self._all.sort(key=lambda e: e.first)
+        raw: Raw = (0, 0, len(lines) - len(self._msgstr_lines(value)), len(lines), ctxt if sep else None, msgid,
+                    msgid_plural if isinstance(value, dict) else None, _forms(value), isinstance(value, dict), None, None)
+        entry = _Entry(key, raw)  # its line numbers counted from its first line, until it is put in the file
         self._index[key] = entry
         self._dirty = True
+        if self.PLANS_EDITS and self._all:  # planned: the lines go in with the others added, when settled
+            entry.block = lines
+            self._added.append(entry)
+            self._all.append(entry)
+            return
+        self._settle()
+        self._put_after_last(entry, lines)
 
     def delete(self, key: str) -> None:
+        self._settle()
         entry = self._entry(key)
         start, end = entry.first, entry.end
         lines = self._lines
@@ -274,7 +309,7 @@ class PoDocument(Document):
         entry = self._entry(key)
         changed = False
         kept: list[str] = []
-        for line in self._lines[entry.first:entry.keyline]:
+        for line in self._lines_of(entry, entry.first, entry.keyline):
             stripped = line.strip()
             if _is_flags_line(stripped):
                 flags = [flag.strip() for flag in stripped[2:].split(",") if flag.strip()]
@@ -290,14 +325,88 @@ class PoDocument(Document):
             return False
         if previous:
             kept = [line for line in kept if not line.startswith("#|")]
-        self._replace(entry, entry.first, entry.keyline, [line.rstrip("\r\n") for line in kept], from_top=True)
+        new = [line.rstrip("\r\n") for line in kept]
+        if self._plannable(entry, entry.first):
+            self._patch(entry.first, entry.keyline, new)
+        else:
+            entry = self._entry(key)
+            self._replace(entry, entry.first, entry.keyline, new, from_top=True)
         return True
 
     def to_bytes(self) -> bytes:
         if not self._dirty:
             return self._data
+        self._settle()
         body = "".join(self._lines).encode(self._codec, "surrogateescape")
         return UTF8_BOM + body if self._bom else body
+
+    def _patch(self, start: int, end: int, new: list[str]) -> None:
+        """Plan putting `new` (lines without endings) in place of lines[start:end] as read, ended as
+        `_replace` ends them."""
+        self._encodable("".join(new))
+        self._patches[start] = (end, self._ended(self._lines[start:end], new))
+        self._dirty = True
+
+    def _ended(self, old: list[str], new: list[str]) -> list[str]:
+        """`new` lines with the file's line ending; the last without one where `old` ended the file so."""
+        endings = [line[len(line.rstrip("\r\n")):] for line in old]
+        ending = endings[-1] if endings else self._newline
+        replacement = [line + self._newline for line in new]
+        if replacement and not ending:  # the entry was the file's last line, without a newline
+            replacement[-1] = new[-1]
+        return replacement
+
+    def _settle(self) -> None:
+        """Make the planned patches and added entries: the lines and every entry's line numbers
+        are what making the edits one at a time gives."""
+        if not self._patches and not self._added:
+            return
+        lines = self._lines
+        out: list[str] = []
+        ends: list[int] = []  # each patch's end, in order, and how far lines from there move
+        moves: list[int] = []
+        position = moved = 0
+        for start in sorted(self._patches):
+            end, new = self._patches[start]
+            out += lines[position:start]
+            out += new
+            position = end
+            moved += len(new) - (end - start)
+            ends.append(end)
+            moves.append(moved)
+        out += lines[position:]
+        if ends:
+            def where(line: int) -> int:
+                at = bisect.bisect_right(ends, line) - 1
+                return line + (moves[at] if at >= 0 else 0)
+
+            for entry in self._all:
+                if entry.block is None:
+                    entry.first, entry.keyline = where(entry.first), where(entry.keyline)
+                    entry.strline, entry.end = where(entry.strline), where(entry.end)
+        self._lines = out
+        self._patches = {}
+        added, self._added = self._added, []
+        if added:
+            self._all = [entry for entry in self._all if entry.block is None]
+        for entry in added:  # as `add` puts each: after the entry that ends last, one blank line between
+            block, entry.block = entry.block or [], None
+            self._put_after_last(entry, block)
+
+    def _put_after_last(self, entry: _Entry, lines: list[str]) -> None:
+        """Put a new entry's `lines` after the entry that ends last (`_all` is in file order, and no
+        entry starts after the last one's end, so none moves), one blank line between them."""
+        after = self._all[-1] if self._all else None
+        at = after.end if after is not None else len(self._lines)
+        newline = self._newline
+        block = ([newline] if at > 0 else []) + [line + newline for line in lines]
+        if at == len(self._lines) and self._lines and not self._lines[-1].endswith("\n"):
+            self._lines[-1] += newline  # the file ended without a newline: so will it still
+            block[-1] = block[-1][: -len(newline)]
+        self._lines[at:at] = block
+        start = at + (1 if at > 0 else 0)
+        entry.shift(start)
+        self._all.append(entry)
 
     # -- helpers --
 
@@ -311,11 +420,7 @@ class PoDocument(Document):
         """Put `new` (lines without endings) in place of lines[start:end] of `entry`."""
         self._encodable("".join(new))
         old = self._lines[start:end]
-        endings = [line[len(line.rstrip("\r\n")):] for line in old]
-        ending = endings[-1] if endings else self._newline
-        replacement = [line + self._newline for line in new]
-        if replacement and not ending:  # the entry was the file's last line, without a newline
-            replacement[-1] = new[-1]
+        replacement = self._ended(old, new)
         self._lines[start:end] = replacement
         delta = len(replacement) - len(old)
         if delta:

@@ -29,7 +29,17 @@ from array import array
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from parlance_i18n.formats.base import CatalogFormat, Document, LocaleMessages, Problem, Renderable, SourceText, Value
+from parlance_i18n.formats.base import (
+    DEFAULT_READ_LIMITS,
+    CatalogFormat,
+    Document,
+    LocaleMessages,
+    Problem,
+    ReadLimits,
+    Renderable,
+    SourceText,
+    Value,
+)
 from parlance_i18n.formats.po.render import (
     GERMANIC,
     PluralChoice,
@@ -56,6 +66,7 @@ from parlance_i18n.formats.po.scanner import (
     scan,
     shown_key,
 )
+from parlance_i18n.formats.shared.limits import check_text, too_many_messages
 from parlance_i18n.formats.shared.placeholders import printf_placeholders
 from parlance_i18n.formats.shared.spelling import locale_or_none
 from parlance_i18n.locales import LocaleTag
@@ -163,13 +174,16 @@ class PoMessages(LocaleMessages):
         return key in self._texts and key not in self._invalid
 
 
-def _read(data: bytes, tag: LocaleTag, forced: str | None = None, *, fast: bool = True) -> PoMessages:
+def _read(data: bytes, tag: LocaleTag, forced: str | None = None, *, fast: bool = True,
+          limits: ReadLimits = DEFAULT_READ_LIMITS) -> PoMessages:
     """The messages of a PO file. `fast=False` reads every line with the scanner (the reference the
     fast path is tested against); `forced` is the charset once the header has named it."""
     bom = data.startswith(UTF8_BOM)
     body = data[3:] if bom else data
     codec = forced or first_guess(body, bom)
     text, undecodable = decode(body, codec)
+    check_text(text, limits)
+    most = limits.max_messages + 1  # entries, the header's included
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     messages = PoMessages(tag)
@@ -256,6 +270,9 @@ def _read(data: bytes, tag: LocaleTag, forced: str | None = None, *, fast: bool 
             break
         # -- what gettext makes of it --
         key = msgid if ctxt is None else f"{ctxt}{CONTEXT_SEPARATOR}{msgid}"
+        most -= 1
+        if most < 0:
+            raise too_many_messages(limits)
         if key in texts or key in fuzzy or key in untranslated or (not key and header_line):
             problems.append(Problem(key, keyline + 1, f"{shown_key(key)} is defined twice; the first one is used"))
             continue
@@ -268,7 +285,8 @@ def _read(data: bytes, tag: LocaleTag, forced: str | None = None, *, fast: bool 
             messages.header = parse_header(strs[0])
             declared = charset_codec(header_charset(strs[0]))
             if forced is None and not bom and declared != codec:
-                return _read(data, tag, declared, fast=fast)  # the first charset= seen was not the header's
+                # the first charset= seen was not the header's
+                return _read(data, tag, declared, fast=fast, limits=limits)
             nplurals, expression, reason = plural_forms(messages.header)
             if reason is not None:
                 problems.append(Problem(None, header_line, reason))
@@ -330,13 +348,13 @@ class PoFormat(CatalogFormat):
     rename_refusal = ("gettext keys are msgids, which come from the source code: change the msgid there and run "
                       "msgmerge")
 
-    def read(self, data: bytes, tag: LocaleTag) -> PoMessages:
-        return _read(data, tag)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> PoMessages:
+        return _read(data, tag, limits=limits)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> PoDocument:
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> PoDocument:
         from parlance_i18n.formats.po.document import PoDocument
 
-        return PoDocument(data)
+        return PoDocument(data, limits)
 
     def sniff(self, head: bytes) -> bool:
         return b'msgid "' in head and b"msgstr" in head

@@ -28,19 +28,30 @@ from __future__ import annotations
 
 import re
 
-from parlance_i18n.formats.base import CatalogFileError, CatalogFormat, Problem, Renderable, Value
+from parlance_i18n.formats.base import (
+    DEFAULT_READ_LIMITS,
+    CatalogFileError,
+    CatalogFormat,
+    Problem,
+    ReadLimits,
+    Renderable,
+    Value,
+)
 from parlance_i18n.formats.properties.java_messageformat import check_pattern, compile_java_message
+from parlance_i18n.formats.shared.limits import check_text, too_many_messages
 from parlance_i18n.formats.shared.messages import TextMessages, later_one_used
 from parlance_i18n.formats.shared.spelling import LEGACY_LANGUAGES
+from parlance_i18n.formats.shared.splices import Overlap
 from parlance_i18n.formats.shared.textedit import (
     TextDocument,
     back_over_line_break,
     escape_utf16,
     first_line_break,
     join_surrogates,
+    EscapeHabits,
+    Siblings,
     line_starts,
     nearest_sibling,
-    upper_hex_escapes,
 )
 from parlance_i18n.locales import LocaleTag
 
@@ -75,7 +86,7 @@ class _Entry:
         self.end = end
 
 
-def _decode(data: bytes) -> tuple[str, str, bytes]:
+def _decode(data: bytes, limits: ReadLimits) -> tuple[str, str, bytes]:
     """(text without BOM, encoding, its UTF-8 BOM or b""): UTF-8 when valid, else ISO-8859-1 (Java 9+)."""
     if b"\x00" in data:
         raise CatalogFileError("the file holds NUL bytes, so it is UTF-16 or binary rather than a .properties "
@@ -83,18 +94,23 @@ def _decode(data: bytes) -> tuple[str, str, bytes]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1", b""
+        text = data.decode("latin-1")
+        check_text(text, limits)
+        return text, "latin-1", b""
+    check_text(text, limits)
     if text.startswith(_BOM):
         return text[1:], "utf-8", _BOM.encode()
     return text, "utf-8", b""
 
 
-def _scan(text: str, spans: bool) -> tuple[list[_Entry], list[str], set[int]]:
+def _scan(text: str, spans: bool, limits: ReadLimits) -> tuple[list[_Entry], list[str], set[int]]:
     """The entries of `text` in order, its natural lines' contents, and which lines are comments.
 
     Mirrors the JDK's `Properties.LineReader` and `load0`; with `spans`, also where each entry's key,
-    value and last line are in `text` (a Document needs them; reading does not pay for them).
+    value and last line are in `text` (a Document needs them; reading does not pay for them). Raises
+    CatalogFileError past `limits.max_messages` entries.
     """
+    most = limits.max_messages
     parts = _LINES.split(text)
     contents = parts[0::2]
     offsets: list[int] = []
@@ -118,6 +134,8 @@ def _scan(text: str, spans: bool) -> tuple[list[_Entry], list[str], set[int]]:
             index += 1
             continue
         first = last = index
+        if len(entries) >= most:
+            raise too_many_messages(limits)
         if not piece.endswith("\\"):  # the common case: one line, one entry
             logical = piece
             index += 1
@@ -242,9 +260,9 @@ class PropertiesMessages(TextMessages[str]):
         return f"the message {error}"
 
 
-def _read(data: bytes, tag: LocaleTag) -> PropertiesMessages:
-    text, _, bom = _decode(data)
-    entries, contents, comments = _scan(text, spans=False)
+def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> PropertiesMessages:
+    text, _, bom = _decode(data, limits)
+    entries, contents, comments = _scan(text, False, limits)
     texts: dict[str, str] = {}
     lines: dict[str, int] = {}
     notes: dict[str, str] = {}
@@ -289,15 +307,23 @@ def _read(data: bytes, tag: LocaleTag) -> PropertiesMessages:
 
 
 class _Style:
-    """How the file writes what it writes: encoding, escapes, line ending, separator."""
+    """How the file writes what it writes: encoding, escapes, line ending, separator. The escape
+    habits are followed through the edits planned on the parse (`EscapeHabits`)."""
 
     def __init__(self, text: str, encoding: str) -> None:
         self.encoding = encoding
         self.newline = first_line_break(text)
+        self.habits = EscapeHabits(text, "u")
+
+    @property
+    def ascii_only(self) -> bool:
         # A file of plain ASCII is written as native2ascii writes: anything else as \uXXXX, which
         # every Java version reads. A file holding UTF-8 (or Latin-1) text gets that text as it is.
-        self.ascii_only = text.isascii()
-        self.upper_hex = upper_hex_escapes(text, "u")
+        return self.habits.ascii
+
+    @property
+    def upper_hex(self) -> bool:
+        return self.habits.upper
 
     def escape(self, text: str, key: bool) -> str:
         out = []
@@ -324,14 +350,31 @@ class _Style:
         return not "\ud800" <= char <= "\udfff"
 
 
-class PropertiesDocument(TextDocument):
-    """A `.properties` file being edited: its text, re-scanned after each change."""
+class _Added:
+    """A key planned on the parse: where its line goes and the separator it was written with."""
 
-    def __init__(self, data: bytes) -> None:
-        super().__init__(data, *_decode(data))
+    __slots__ = ("at", "separator")
+
+    def __init__(self, at: int, separator: str) -> None:
+        self.at = at
+        self.separator = separator
+
+
+class PropertiesDocument(TextDocument):
+    """A `.properties` file being edited: edits planned on one scan of its text (`TextDocument`).
+
+    A new key's line goes after its nearest sibling (`Siblings` keeps that answer for keys added
+    one after another); a key can be added in one pass where it goes right after an entry of the
+    scan, or right after the last key added at one place. Other edits make the planned ones and
+    scan again first.
+    """
+
+    def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+        self._limits = limits
+        super().__init__(data, *_decode(data, limits))
 
     def _parse(self) -> None:
-        self._entries, self._contents, self._comments = _scan(self._text, spans=True)
+        self._entries, self._contents, self._comments = _scan(self._text, True, self._limits)
         self._by_key: dict[str, list[_Entry]] = {}
         for entry in self._entries:
             try:
@@ -339,11 +382,18 @@ class PropertiesDocument(TextDocument):
             except ValueError:
                 key = entry.raw_key
             self._by_key.setdefault(key, []).append(entry)
+        self._edited: dict[str, str] = {}  # keys set or added since the scan
+        self._siblings: Siblings[_Entry | _Added] | None = None  # made by the first add
+        self._last_at: dict[int, _Added] = {}  # where keys were added -> the last one added there
+        self._style: _Style | None = None
 
     def keys(self) -> list[str]:
+        self._settle()
         return list(self._by_key)
 
     def get(self, key: str) -> Value | None:
+        if key in self._edited:
+            return self._edited[key]
         found = self._by_key.get(key)
         if not found:
             return None
@@ -353,10 +403,29 @@ class PropertiesDocument(TextDocument):
             return found[-1].raw_value
 
     def line_of(self, key: str) -> int | None:
+        self._settle()
         found = self._by_key.get(key)
         return found[-1].first + 1 if found else None
 
+    def _file_style(self) -> _Style:
+        if self._style is None:
+            self._style = _Style(self._text, self._codec)
+        return self._style
+
+    def _follows(self, start: int, end: int, text: str) -> bool:
+        return self._file_style().habits.follow(self._text, start, end, text)
+
+    def _untouched(self, entry: _Entry) -> bool:
+        """Whether no planned edit has changed the entry's lines (nor the blank line ending it)."""
+        end = entry.end
+        if entry.last + 1 < len(self._contents) and _odd_backslashes(self._contents[entry.last]):
+            end += len(self._contents[entry.last + 1]) + 2
+        return not self._planned.touches(entry.key_start, max(end - 1, entry.key_start))
+
     def set(self, key: str, value: Value) -> None:
+        if self._planning() and self._plan_set(key, value):
+            return
+        self._settle()
         found = self._by_key.get(key)
         if not found:
             raise KeyError(f"{key!r} is not in this .properties file; use add")
@@ -364,14 +433,33 @@ class PropertiesDocument(TextDocument):
             raise TypeError(f"a .properties message is text; got {type(value).__name__} for {key!r}")
         if self.get(key) == value:
             return
-        entry = found[-1]  # the one Java reads
-        style = _Style(self._text, self._codec)
+        self._splice(*self._value_edit(found[-1], value))
+
+    def _plan_set(self, key: str, value: Value) -> bool:
+        found = self._by_key.get(key)
+        if not found or key in self._edited or not isinstance(value, str):
+            return False
+        if self.get(key) == value:
+            return True
+        entry = found[-1]
+        if not self._untouched(entry) or (not entry.raw_value and entry.value_start == entry.end):
+            return False  # a key without a separator takes the file's last one, which adds may change
+        try:
+            self._plan(*self._value_edit(entry, value))
+        except Overlap:
+            return False
+        self._edited[key] = value
+        return True
+
+    def _value_edit(self, entry: _Entry, value: str) -> tuple[int, int, str]:
+        """The edit that gives `entry` (the definition Java reads) the text `value`."""
+        style = self._file_style()
         written = self._continued(entry, value, style) if entry.last > entry.first else None
         if written is None:
             written = style.escape(value, key=False)
         if not entry.raw_value and entry.value_start == entry.end and self._text[entry.end - 1] not in "=: \t\f":
             written = self._file_separator() + written  # a key that had no separator gets one
-        self._splice(entry.value_start, entry.end, written)
+        return entry.value_start, entry.end, written
 
     def _continued(self, entry: _Entry, value: str, style: _Style) -> str | None:
         """`value` laid out as the entry was, when its lines break after each `\\n` as such files do
@@ -391,11 +479,14 @@ class PropertiesDocument(TextDocument):
         return self._separator(self._entries[-1]) if self._entries else "="
 
     def add(self, key: str, value: Value) -> None:
+        if self._planning() and self._plan_add(key, value):
+            return
+        self._settle()
         if key in self._by_key:
             raise KeyError(f"{key!r} is already in this .properties file; use set")
         if not isinstance(value, str):
             raise TypeError(f"a .properties message is text; got {type(value).__name__} for {key!r}")
-        style = _Style(self._text, self._codec)
+        style = self._file_style()
         after = nearest_sibling(key, [(k, found[-1]) for k, found in self._by_key.items()])
         separator = self._separator(after) if after is not None else "="
         line = f"{style.escape(key, key=True)}{separator}{style.escape(value, key=False)}"
@@ -406,16 +497,51 @@ class PropertiesDocument(TextDocument):
             else:
                 self._splice(end, end, style.newline + line)
             return
-        at = after.end
-        if after.last + 1 < len(self._contents) and _odd_backslashes(self._contents[after.last]):
-            at += len(style.newline) + len(self._contents[after.last + 1])  # past the blank line ending it
-        self._splice(at, at, style.newline + line)
+        self._splice(*self._after(after, style.newline + line))
+
+    def _after(self, entry: _Entry, line: str) -> tuple[int, int, str]:
+        """The edit that puts `line` after `entry` (past the blank line that ends a continued one)."""
+        at = entry.end
+        if entry.last + 1 < len(self._contents) and _odd_backslashes(self._contents[entry.last]):
+            at += len(self._file_style().newline) + len(self._contents[entry.last + 1])
+        return at, at, line
+
+    def _plan_add(self, key: str, value: Value) -> bool:
+        """Plan a new key's line where `add` would put it: right after an entry of the scan that
+        nothing has been added after yet, or right after the last key added at one place."""
+        if key in self._by_key or key in self._edited or not isinstance(value, str) or not self._entries:
+            return False
+        if self._siblings is None:
+            self._siblings = Siblings((name, found[-1], (found[0].key_start, 0, 0))
+                                      for name, found in self._by_key.items())
+        after = self._siblings.nearest(key)
+        style = self._file_style()
+        if isinstance(after, _Added):
+            if self._last_at[after.at] is not after:
+                return False  # it goes between keys added at one place
+            at, separator = after.at, after.separator
+        else:
+            assert after is not None
+            at = self._after(after, "")[0]
+            if at in self._last_at or not self._untouched(after):
+                return False
+            separator = self._separator(after)
+        line = f"{style.escape(key, key=True)}{separator}{style.escape(value, key=False)}"
+        try:
+            self._plan(at, at, style.newline + line)
+        except Overlap:
+            return False
+        added = self._last_at[at] = _Added(at, separator)
+        self._siblings.place(key, added, (at, 1, len(self._planned)))
+        self._edited[key] = value
+        return True
 
     def _separator(self, entry: _Entry) -> str:
         between = self._text[entry.key_start + len(entry.raw_key):entry.value_start]
         return between if between and "\n" not in between and "\r" not in between and "\\" not in between else "="
 
     def delete(self, key: str) -> None:
+        self._settle()
         found = self._by_key.get(key)
         if not found:
             raise KeyError(f"{key!r} is not in this .properties file")
@@ -453,11 +579,11 @@ def _odd_backslashes(line: str) -> bool:
 class PropertiesFormat(CatalogFormat):
     """Java `.properties` resource bundles (`messages_pt_BR.properties`)."""
 
-    def read(self, data: bytes, tag: LocaleTag) -> PropertiesMessages:
-        return _read(data, tag)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> PropertiesMessages:
+        return _read(data, tag, limits)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> PropertiesDocument:
-        return PropertiesDocument(data)
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> PropertiesDocument:
+        return PropertiesDocument(data, limits)
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """Java's bundle suffix (`ResourceBundle.Control.toBundleName`): `pt_BR`, `zh_Hant_TW`."""

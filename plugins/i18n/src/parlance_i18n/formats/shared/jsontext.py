@@ -31,7 +31,7 @@ import re
 from json.decoder import JSONDecodeError
 from typing import Any
 
-from parlance_i18n.formats.base import CatalogFileError
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFileError, ReadLimits
 from parlance_i18n.formats.shared.jsonscan import (
     Container,
     Member,
@@ -42,6 +42,7 @@ from parlance_i18n.formats.shared.jsonscan import (
     scan_string,
     skip_space,
 )
+from parlance_i18n.formats.shared.limits import check_text
 
 __all__ = ["JsonDocument", "Path"]
 
@@ -59,9 +60,10 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 class JsonDocument:
     """One JSON file: its values at once, where they are written on demand, edits in place."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         self._data = data
         self._bom, self._encoding, self._text = decode(data)
+        check_text(self._text, limits)
         self._has_duplicates = False
         self._values = self._load(self._text)
         self._line_starts: list[int] | None = None

@@ -1,9 +1,9 @@
 """Editing a catalog held as text: what the line-oriented formats (Java `.properties`, Apple `.strings`,
 Rails YAML, gettext PO) share to keep every byte they were not asked to change.
 
-A `TextDocument` holds the file's decoded text and splices each change into it (`_splice`), then
-parses the text again, so positions are always those of the current text; untouched, `to_bytes()`
-gives back the original bytes, and once changed the text is encoded as the file was, BOM first.
+A `TextDocument` holds the file's decoded text, plans each change on its one parse of it and makes
+them all when the file is written (`TextDocument` says how); untouched, `to_bytes()` gives back the
+original bytes, and once changed the text is encoded as the file was, BOM first.
 
 The helpers around it answer the questions an edit asks of the text: where a line starts and ends
 (CRLF, CR and LF each end one; a format whose parser also breaks lines elsewhere passes its own
@@ -16,13 +16,16 @@ from __future__ import annotations
 import codecs
 import re
 from abc import abstractmethod
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Iterable, Sequence
+from typing import ClassVar, Generic, TypeVar
 
 from parlance_i18n.formats.base import Document
+from parlance_i18n.formats.shared.splices import Overlap, Splices
 
 __all__ = [
     "LINE_BREAK",
+    "EscapeHabits",
+    "Siblings",
     "TextDocument",
     "back_over_line_break",
     "detect_bom",
@@ -35,7 +38,6 @@ __all__ = [
     "nearest_sibling",
     "next_line",
     "previous_line_start",
-    "upper_hex_escapes",
 ]
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -119,14 +121,96 @@ def nearest_sibling(key: str, entries: Sequence[tuple[str, EntryT]]) -> EntryT |
     return best
 
 
+class Siblings(Generic[EntryT]):
+    """`nearest_sibling` for one key after another, where each key placed goes in as that key's
+    entry: found by the key's leading segments, not by a pass over every entry.
+
+    Built from the entries in the order `nearest_sibling` would see them, each with a key that
+    sorts as that order (its place in the file); `place` adds a new entry with the key of where it
+    is put. `nearest` then answers what `nearest_sibling` would over the entries and the placed ones.
+    """
+
+    def __init__(self, entries: Iterable[tuple[str, EntryT, tuple[int, ...]]]) -> None:
+        self._last: dict[tuple[str, ...], tuple[tuple[int, ...], EntryT]] = {}  # prefix -> its last entry
+        self._final: tuple[tuple[int, ...], EntryT] | None = None
+        for key, entry, order in entries:
+            self.place(key, entry, order)
+
+    def place(self, key: str, entry: EntryT, order: tuple[int, ...]) -> None:
+        segments = tuple(key.split("."))
+        found = (order, entry)
+        last = self._last
+        for length in range(1, len(segments) + 1):
+            prefix = segments[:length]
+            known = last.get(prefix)
+            if known is None or known[0] <= order:
+                last[prefix] = found
+        if self._final is None or self._final[0] <= order:
+            self._final = found
+
+    def nearest(self, key: str) -> EntryT | None:
+        """The entry a new `key` goes after (`nearest_sibling`), or None when there are none."""
+        segments = tuple(key.split("."))
+        for length in range(len(segments), 0, -1):
+            found = self._last.get(segments[:length])
+            if found is not None:
+                return found[1]
+        return self._final[1] if self._final is not None else None
+
+
 # --- \uXXXX escapes ---------------------------------------------------------------------------------------
 
 
-def upper_hex_escapes(text: str, marker: str) -> bool:
-    """Whether the file writes the hex digits of its `\\<marker>XXXX` escapes in upper case (also when
-    it has none, or only digits)."""
-    sample = re.search(rf"\\{marker}[0-9A-Fa-f]{{0,3}}[A-Fa-f]", text)
-    return sample is None or not sample.group()[-1].islower()
+def _non_ascii(text: str) -> int:
+    return len(text) - len(text.encode("ascii", "ignore"))
+
+
+class EscapeHabits:
+    """How a file writes what it escapes, followed through planned edits without writing the text:
+    whether it is all ASCII, whether it holds `\\<marker>`, and `upper`: whether it writes the hex
+    digits of its `\\<marker>XXXX` escapes in upper case (its first escape with a letter says; upper
+    when it has none). `follow` takes an edit, or says it cannot tell what the edit does to them (it
+    changes the first escape, or writes one of the other case before it): then the Document makes
+    its edits and reads the habits from the text again."""
+
+    __slots__ = ("_marker", "_escape", "_non_ascii", "_markers", "_first", "upper")
+
+    def __init__(self, text: str, marker: str) -> None:
+        self._marker = "\\" + marker
+        self._escape = re.compile(rf"\\{marker}[0-9A-Fa-f]{{0,3}}[A-Fa-f]")
+        self._non_ascii = _non_ascii(text)
+        self._markers = text.count(self._marker)
+        first = self._escape.search(text)
+        self._first = first.start() if first else None  # where the first escape is (in the parsed text)
+        self.upper = first is None or not first.group()[-1].islower()
+
+    @property
+    def ascii(self) -> bool:
+        return not self._non_ascii
+
+    @property
+    def has_marker(self) -> bool:
+        return self._markers > 0
+
+    def follow(self, text: str, start: int, end: int, new: str) -> bool:
+        """Take the edit of `text` (the parsed text) putting `new` in place of `[start:end]`; False,
+        with nothing taken, when what it does to the first escape cannot be told here."""
+        reach = 6  # an escape is at most six characters long
+        before, after = text[max(start - reach, 0):start], text[end:end + reach]
+        window = before + new + after
+        written = self._escape.search(window)
+        first = self._first
+        if first is not None and start <= first < end:
+            return False  # the first escape goes: the next one may be of the other case
+        if written is not None and (first is None or start <= first + reach):
+            if written.group()[-1].islower() == self.upper:
+                return False  # an escape of the other case, before the first one
+            if first is None or start < first:
+                self._first = start
+        old = text[start:end]
+        self._non_ascii += _non_ascii(new) - _non_ascii(old)
+        self._markers += window.count(self._marker) - (before + old + after).count(self._marker)
+        return True
 
 
 def escape_utf16(char: str, marker: str, upper: bool) -> str:
@@ -148,11 +232,20 @@ def join_surrogates(text: str, errors: str) -> str:
 
 
 class TextDocument(Document):
-    """A file being edited as text: each change is spliced into the text, which is then parsed again.
+    """A file being edited as text: edits planned on one parse of it, made together when it is written.
 
-    A subclass decodes `data` into `text` (without its BOM), parses it in `_parse` (called here and
-    after every change) and edits with `_splice`.
+    A subclass decodes `data` into `text` (without its BOM) and parses it in `_parse` (called here,
+    and again only when an edit cannot be planned on the current parse). An edit is planned with
+    `_plan` (offsets into the parsed text, made by `to_bytes` in one pass: `splices`), where nothing
+    it depends on has changed since the parse; where something has (the lines around it, an entry
+    written earlier in the same Document), the subclass calls `_settle` first, which makes the
+    planned edits and parses the result, and then edits with `_splice`, which changes the text and
+    parses it again at once. A subclass answers `get` for the keys it has planned edits of from
+    what it planned (`_parse` forgets that). `PLANS_EDITS = False` makes every edit settle first: the
+    reference the planned edits are tested against.
     """
+
+    PLANS_EDITS: ClassVar[bool] = True
 
     def __init__(self, data: bytes, text: str, codec: str, bom: bytes) -> None:
         self._data = data
@@ -160,19 +253,66 @@ class TextDocument(Document):
         self._codec = codec
         self._bom = bom
         self._changed = False
+        self._planned: Splices[str] = Splices()
+        self._stale = False  # the text holds edits the parse does not know of yet
         self._parse()
 
     @abstractmethod
     def _parse(self) -> None:
-        """Index the current text (entries and their offsets)."""
+        """Index the current text (entries and their offsets), forgetting what was planned on the
+        previous parse."""
+
+    def _plan(self, start: int, end: int, text: str) -> None:
+        """Plan putting `text` in place of the parsed text's `[start:end]`; Overlap, with nothing
+        planned, when another planned edit changes those characters (see `splices`) or `_follows`
+        cannot take it."""
+        mark = self._planned.mark()
+        self._planned.add(start, end, text)
+        if not self._follows(start, end, text):
+            self._planned.undo(mark)
+            raise Overlap(f"what the edit of {start}..{end} does to the file's style is not known")
+        self._changed = True
+
+    def _follows(self, start: int, end: int, text: str) -> bool:
+        """Take a planned edit into what the subclass keeps of the file's style (`EscapeHabits`);
+        False when it cannot tell what the edit does to it."""
+        return True
+
+    def _planning(self) -> bool:
+        """Whether edits may be planned on the current parse (else the caller settles and splices)."""
+        return self.PLANS_EDITS and not self._stale
+
+    def _before_writing(self) -> None:
+        """Plan what the subclass gathers rather than plans at once (YAML's added keys): called
+        before the planned edits are made."""
+
+    def _settle(self) -> None:
+        """Make the planned edits and parse the result: the current text is the parsed one again."""
+        self._before_writing()
+        if self._planned or self._stale:
+            self._text = self._planned.apply(self._text)
+            self._planned = Splices()
+            self._stale = False
+            self._parse()
 
     def _splice(self, start: int, end: int, text: str) -> None:
-        """Put `text` in place of the current text's `[start:end]`, then parse again."""
+        """Put `text` in place of the current text's `[start:end]`, then parse again (the caller has
+        settled: no edit is planned)."""
+        assert not self._planned, "settle the planned edits before splicing"
         self._text = self._text[:start] + text + self._text[end:]
         self._changed = True
         self._parse()
 
+    def _written(self) -> str:
+        """The text with every planned edit made; later edits settle before they are planned."""
+        self._before_writing()
+        if self._planned:
+            self._text = self._planned.apply(self._text)
+            self._planned = Splices()
+            self._stale = True
+        return self._text
+
     def to_bytes(self) -> bytes:
         if not self._changed:
             return self._data
-        return self._bom + self._text.encode(self._codec)
+        return self._bom + self._written().encode(self._codec)

@@ -6,16 +6,24 @@ an element's content, an attribute or whole lines, and `XmlDocument`.
 still parses, and writes it back in the file's encoding and BOM. An `XmlDocument` (every XML
 format's `Document`) edits through one, and refuses an edit whose value would not read back as it
 was given.
+
+Edits are planned on one parse (`splices`) wherever the entry they change, or the place a new entry
+goes, is as the parse found it: the edited element is read back on its own, inside copies of its
+ancestors' start tags (`XmlDocument._plan_apply`), which tells what reading the whole file would;
+the file is written, and parsed again, once. An edit that needs the current text (a delete, an
+entry edited twice) makes the planned edits and parses first.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from abc import abstractmethod
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import ClassVar
 
-from parlance_i18n.formats.base import CatalogFileError, Document, Value
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFileError, Document, ReadLimits, Value
+from parlance_i18n.formats.shared.splices import Overlap, Splices
 from parlance_i18n.formats.shared.xmltext import XmlFile, XmlNode, parse_root, scan
 
 __all__ = [
@@ -160,15 +168,18 @@ class XmlBuffer:
     """An editable document: replacements by offset into the current `file.text`, checked to parse,
     and written back in the original encoding. Untouched, `to_bytes()` is the original bytes."""
 
-    def __init__(self, data: bytes, allowed_doctypes: Collection[str] = ()) -> None:
+    def __init__(self, data: bytes, allowed_doctypes: Collection[str] = (),
+                 limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         self._original = data
         self._allowed = allowed_doctypes
-        self.file = scan(data, allowed_doctypes)
+        self.file = scan(data, allowed_doctypes, limits)
         self.changed = False
+        self.planned: Splices[bytes] = Splices()  # edits of `file.text` not made yet
 
     def replace(self, edits: list[tuple[int, int, str]]) -> None:
         """Apply `(start, end, new_text)` replacements (offsets into the current text, not overlapping)
         and parse the result; ValueError, with the text unchanged, when it would not be well-formed."""
+        assert not self.planned, "settle the planned edits before replacing"
         if not edits:
             return
         text = self.file.text
@@ -179,28 +190,64 @@ class XmlBuffer:
             position = end
         pieces.append(text[position:])
         new_text = b"".join(pieces)
-        try:
-            root = parse_root(new_text, self._allowed)
-        except CatalogFileError as error:
-            raise ValueError(f"the edit would leave the file unreadable ({error.reason})") from None
-        self.file = XmlFile(new_text, root, self.file.encoding, self.file.bom, self.file.newline)
+        self.file = XmlFile(new_text, self.parse(new_text), self.file.encoding, self.file.bom, self.file.newline)
         self.changed = True
 
+    def parse(self, text: bytes) -> XmlNode:
+        """The root of `text`; ValueError when an edit left it not well-formed."""
+        try:
+            return parse_root(text, self._allowed)
+        except CatalogFileError as error:
+            raise ValueError(f"the edit would leave the file unreadable ({error.reason})") from None
+
+    def plan(self, edits: Sequence[tuple[int, int, str]]) -> None:
+        """Plan `(start, end, new_text)` replacements of the current text; Overlap, with none of them
+        planned, when one changes what an edit planned before changes."""
+        mark = self.planned.mark()
+        try:
+            for start, end, new in edits:
+                self.planned.add(start, end, new.encode("utf-8"))
+        except BaseException:
+            self.planned.undo(mark)
+            raise
+        self.changed = self.changed or bool(edits)
+
+    def settle(self) -> bool:
+        """Make the planned edits and parse the result; whether there were any."""
+        if not self.planned:
+            return False
+        text = self.planned.apply(self.file.text)
+        self.planned = Splices()
+        self.file = XmlFile(text, self.parse(text), self.file.encoding, self.file.bom, self.file.newline)
+        return True
+
     def to_bytes(self) -> bytes:
-        return self.file.encode(self.file.text) if self.changed else self._original
+        if not self.changed:
+            return self._original
+        return self.file.encode(self.planned.apply(self.file.text))
 
 
 class XmlDocument(Document):
     """What the XML formats' Documents share: the file in an `XmlBuffer`, an index of its entries
-    (`_index`, rebuilt after every edit) and `_apply`, which makes a set of edits and keeps them only
-    when the value they write reads back unchanged."""
+    (`_index`, rebuilt after every parse), `_apply`, which makes a set of edits at once and keeps
+    them only when the value they write reads back unchanged, and `_plan_apply`, which plans them
+    on the parse on the same terms (see the module docstring).
 
+    A subclass answers `get` for the keys in `_edited` (what was planned) before its index, and
+    calls `_settle` before whatever needs the current text. `PLANS_EDITS = False` makes every edit
+    settle first: the reference the planned edits are tested against.
+    """
+
+    PLANS_EDITS: ClassVar[bool] = True
     _unreadable: ClassVar[str] = "cannot be written so that it reads back unchanged"
     """What `_apply` says, after the key, when a value does not read back as it was given."""
 
-    def __init__(self, data: bytes, allowed_doctypes: Collection[str] = ()) -> None:
-        self._buffer = XmlBuffer(data, allowed_doctypes)
-        self._index()
+    def __init__(self, data: bytes, allowed_doctypes: Collection[str] = (),
+                 limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+        self._buffer = XmlBuffer(data, allowed_doctypes, limits)
+        self._allowed = allowed_doctypes
+        self._limits = limits
+        self._reindex()
 
     @property
     def _file(self) -> XmlFile:
@@ -210,16 +257,83 @@ class XmlDocument(Document):
     def _index(self) -> None:
         """Find the entries of the current file."""
 
+    def _reindex(self) -> None:
+        self._edited: dict[str, Value | None] = {}  # keys planned since the parse: their values (None: gone)
+        self._child_starts: dict[int, list[int]] = {}  # id(node) -> where its children start
+        self._index()
+
+    def _settle(self) -> None:
+        """Make the planned edits and parse the result (the entries are the current text's again)."""
+        if self._buffer.settle():
+            self._reindex()
+
     def _apply(self, edits: list[tuple[int, int, str]], key: str, value: Value | None) -> None:
-        """Make `edits`; when `value` is given and `key` does not then read back as it, undo them and
-        raise ValueError."""
+        """Make `edits` (the caller has settled); when `value` is given and `key` does not then read
+        back as it, undo them and raise ValueError."""
         before = self._buffer.file, self._buffer.changed
         self._buffer.replace(edits)
-        self._index()
+        self._reindex()
         if value is not None and self.get(key) != value:
             self._buffer.file, self._buffer.changed = before
-            self._index()
+            self._reindex()
             raise ValueError(f"{key!r} {self._unreadable}")
+
+    def _plan_apply(self, edits: list[tuple[int, int, str]], key: str, value: Value | None,
+                    span: tuple[int, int], ancestors: Sequence[XmlNode]) -> bool:
+        """Plan `edits`, all within `span` of the text (an element, or where a new one goes), as
+        `_apply` would make them: the span is read back on its own, inside `ancestors`' start tags,
+        and when it is not well-formed or `key` does not read back as `value` nothing is planned and
+        ValueError says why. False (nothing planned) when an edit planned before is in the way."""
+        if value is not None or edits:
+            alone = self._alone(ancestors, span, edits)
+            if value is not None and self._read_alone(alone, key) != value:
+                raise ValueError(f"{key!r} {self._unreadable}")
+        try:
+            self._buffer.plan(edits)
+        except Overlap:
+            return False
+        self._edited[key] = value
+        return True
+
+    def _read_alone(self, alone: XmlFile, key: str) -> Value | None:
+        """`key`'s value in a file cut down to the element that holds it (`_plan_apply`)."""
+        raise NotImplementedError
+
+    def _alone(self, ancestors: Sequence[XmlNode], span: tuple[int, int],
+               edits: Sequence[tuple[int, int, str]]) -> XmlFile:
+        """`span` of the text with `edits` made in it, inside copies of `ancestors`' start tags (and
+        their end tags): the edited part of the file, as a file of its own."""
+        text = self._file.text
+        start, end = span
+        pieces = [text[node.start:node.open_end] for node in ancestors]
+        position = start
+        for edit_start, edit_end, new in sorted(edits, key=lambda edit: edit[0]):
+            pieces += [text[position:edit_start], new.encode("utf-8")]
+            position = edit_end
+        pieces.append(text[position:end])
+        pieces += [f"</{node.name}>".encode() for node in reversed(ancestors)]
+        alone = b"".join(pieces)
+        return XmlFile(alone, self._buffer.parse(alone), "utf-8", b"", self._file.newline)
+
+    def _ancestors(self, node: XmlNode) -> list[XmlNode]:
+        """The elements `node` is inside, the root first."""
+        found: list[XmlNode] = []
+        current = self._file.root
+        while current is not node:
+            found.append(current)
+            children = current.children
+            starts = self._child_starts.get(id(current))
+            if starts is None:
+                starts = self._child_starts[id(current)] = [child.start for child in children]
+            at = bisect.bisect_right(starts, node.start) - 1
+            if at < 0:
+                raise ValueError("the node is not in this file")
+            current = children[at]
+        return found
+
+    def _untouched(self, start: int, end: int) -> bool:
+        """Whether no planned edit changes `[start, end)` of the parsed text, or inserts inside it."""
+        return not self._buffer.planned.touches(start, max(end - 1, start))
 
     def to_bytes(self) -> bytes:
         return self._buffer.to_bytes()

@@ -14,7 +14,10 @@ entity declarations (billion laughs, quadratic blowup, external entities: `<!ENT
 where it is declared, so nothing is ever expanded), references to undefined entities, and any
 external DTD except the few public identifiers a format names (`allowed_doctypes`: every plist
 names Apple's). No DTD or entity is ever fetched: parameter entities are never parsed and the
-external-entity handler refuses.
+external-entity handler refuses. A file past its `ReadLimits` is refused too: more text than it may
+hold, before parsing, and more elements than `ELEMENTS_PER_MESSAGE` times the messages it may hold,
+counted as they are parsed (a message takes a few elements: a unit, its source, target and note;
+a plural's items), so that no file can make the tree outgrow what its messages need.
 
 The editing side (escaping, offsets to splice, `XmlDocument`) is `xmledit`.
 """
@@ -29,12 +32,17 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from xml.parsers import expat
 
-from parlance_i18n.formats.base import CatalogFileError
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFileError, ReadLimits
+from parlance_i18n.formats.shared.limits import check_text
 
-__all__ = ["COMMENT", "Token", "XmlFile", "XmlNode", "attributes", "parse_root", "scan", "tokens", "unescape"]
+__all__ = ["COMMENT", "ELEMENTS_PER_MESSAGE", "Token", "XmlFile", "XmlNode", "attributes", "parse_root", "scan",
+           "tokens", "unescape"]
 
 COMMENT = "#comment"
 """The `name` of an `XmlNode` that is a comment."""
+ELEMENTS_PER_MESSAGE = 20
+"""Elements and comments a file may hold per message it may hold (`ReadLimits.max_messages`): a
+.stringsdict plural takes 16, an XLIFF unit with inline codes a dozen."""
 
 _START_TAG = re.compile(rb"""<[^\s/>]+(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*/?>""")
 _DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]{0,39})["']""")
@@ -156,8 +164,9 @@ class _Refused(Exception):
         self.line = line
 
 
-def scan(data: bytes, allowed_doctypes: Collection[str] = ()) -> XmlFile:
-    """Parse `data`; raises CatalogFileError when it is not well-formed, hostile or undecodable.
+def scan(data: bytes, allowed_doctypes: Collection[str] = (), limits: ReadLimits = DEFAULT_READ_LIMITS) -> XmlFile:
+    """Parse `data`; raises CatalogFileError when it is not well-formed, hostile, undecodable, or
+    more than `limits` allow.
 
     `allowed_doctypes`: public identifiers (`-//Apple//DTD PLIST 1.0//EN`) a DOCTYPE may name. The
     DTD is never read; any other external DTD is refused.
@@ -176,7 +185,8 @@ def scan(data: bytes, allowed_doctypes: Collection[str] = ()) -> XmlFile:
             raise CatalogFileError(f"the file's {encoding} bytes do not read back the same, so it cannot be "
                                    "edited byte-exactly; save it as UTF-8", None)
         text = decoded.encode("utf-8")
-    root = parse_root(text, allowed_doctypes)
+    check_text(text, limits)
+    root = parse_root(text, allowed_doctypes, limits.max_messages * ELEMENTS_PER_MESSAGE)
     first_newline = _NEWLINE.search(text)
     newline = first_newline.group().decode("ascii") if first_newline else "\n"
     return XmlFile(text=text, root=root, encoding=encoding, bom=bom, newline=newline)
@@ -217,8 +227,9 @@ def _adopt(parent: XmlNode, child: XmlNode) -> None:
         parent.children = [child]
 
 
-def parse_root(text: bytes, allowed_doctypes: Collection[str]) -> XmlNode:
-    """The element tree of `text` (UTF-8, as `XmlFile.text`); CatalogFileError as `scan` raises it."""
+def parse_root(text: bytes, allowed_doctypes: Collection[str], max_nodes: int | None = None) -> XmlNode:
+    """The element tree of `text` (UTF-8, as `XmlFile.text`); CatalogFileError as `scan` raises it,
+    and when it holds more than `max_nodes` elements and comments."""
     parser = expat.ParserCreate("UTF-8")  # the text is UTF-8 whatever the declaration says
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.buffer_text = False
@@ -227,8 +238,18 @@ def parse_root(text: bytes, allowed_doctypes: Collection[str]) -> XmlNode:
     start_tag = _START_TAG.match
     find = text.find
     count = text.count
+    left = max_nodes if max_nodes is not None else -1  # counting down from -1 never reaches it: no limit
+
+    def too_many() -> None:
+        raise _Refused(f"the file holds more than {max_nodes:,} elements, more than "
+                       f"{(max_nodes or 0) // ELEMENTS_PER_MESSAGE:,} messages can take ([packs.i18n] "
+                       "max_file_messages)", parser.CurrentLineNumber)
 
     def start(name: str, attrs: dict[str, str]) -> None:
+        nonlocal left
+        left -= 1
+        if left == -1:
+            too_many()
         at = parser.CurrentByteIndex
         open_end = find(b">", at) + 1
         # A '>' inside a quoted attribute value leaves a quote open before it: then match properly.
@@ -252,6 +273,10 @@ def parse_root(text: bytes, allowed_doctypes: Collection[str]) -> XmlNode:
         node.end = text.index(b">", at) + 1
 
     def comment(_: str) -> None:
+        nonlocal left
+        left -= 1
+        if left == -1:
+            too_many()
         at = parser.CurrentByteIndex
         close = text.index(b"-->", at + 4)
         _adopt(stack[-1], XmlNode(COMMENT, {}, at, at + 4, close, close + 3, parser.CurrentLineNumber))

@@ -5,11 +5,18 @@ Editing changes `<target>` (or `<source>` for the source language): created afte
 deleting from the source-language view removes the unit. State attributes are never touched except
 by `set_state(key, state)` (and `mark_translated`, which makes an unserved target `translated`). A
 unit of several segments can be read but not set.
+
+Texts and states of the units the parse found, and new units after a container's last one, are
+planned on the parse and written together (`XmlDocument`): each edited unit is read back on its own.
 """
 
 from __future__ import annotations
 
-from parlance_i18n.formats.base import Value
+import bisect
+
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, ReadLimits, Value
+from parlance_i18n.formats.shared.limits import check_count
+from parlance_i18n.formats.shared.splices import Overlap
 from parlance_i18n.formats.shared.xmledit import (
     XmlDocument,
     content_edit,
@@ -19,7 +26,7 @@ from parlance_i18n.formats.shared.xmledit import (
     set_attribute,
     split_markup,
 )
-from parlance_i18n.formats.shared.xmltext import XmlNode
+from parlance_i18n.formats.shared.xmltext import XmlFile, XmlNode
 from parlance_i18n.formats.xliff.units import (
     CODE_WITH_CONTENT,
     UNSERVED_STATES,
@@ -44,33 +51,48 @@ _COPIED_ATTRIBUTES = ("datatype", "xml:space")
 class XliffDocument(XmlDocument):
     """An XLIFF file being edited for one locale: targets (or sources, for the source language)."""
 
-    def __init__(self, data: bytes, tag: LocaleTag) -> None:
+    def __init__(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         self._tag = tag
-        super().__init__(data, XLIFF_DOCTYPES)
+        super().__init__(data, XLIFF_DOCTYPES, limits)
 
     def _index(self) -> None:
         self._scan = scan_units(self._file, self._tag)
+        check_count(len(self._scan.units), self._limits)
         self._units = {unit.key: unit for unit in self._scan.units}
         # "<file>/<id>" finds a unit whose id is unique too (and so is keyed by the id alone).
         self._qualified = {f"{unit.file_name}/{unit.id}": unit for unit in self._scan.units}
+        self._states: dict[str, str] = {}  # states planned since the parse
+        self._ids: set[str] = set()  # every unit id (made by the first add)
+        self._in_container: dict[int, tuple[Unit, Unit]] | None = None  # id(container) -> (first, last) unit
+        self._file_units: dict[str, Unit] | None = None  # file name -> its first unit
 
     def _unit(self, key: str) -> Unit | None:
         return self._units.get(key) or self._qualified.get(key)
 
     def keys(self) -> list[str]:
+        self._settle()
         return [key for key, unit in self._units.items() if unit_text(self._file, unit) is not None]
 
     def get(self, key: str) -> Value | None:
+        if key in self._edited:
+            return self._edited[key]
         unit = self._unit(key)
         return unit_text(self._file, unit) if unit is not None else None
 
+    def _read_alone(self, alone: XmlFile, key: str) -> Value | None:
+        units = scan_units(alone, self._tag).units
+        return unit_text(alone, units[0]) if len(units) == 1 else None
+
     def state(self, key: str) -> str | None:
         """The unit's state as written (None when it has none or there is no such unit)."""
+        if key in self._states:
+            return self._states[key]
         unit = self._unit(key)
         return unit.state if unit is not None else None
 
     def line_of(self, key: str) -> int | None:
         """The line of the unit's target (its source, for the source language), else of the unit."""
+        self._settle()
         unit = self._unit(key)
         if unit is None:
             return None
@@ -83,6 +105,9 @@ class XliffDocument(XmlDocument):
                        for kind, piece in split_markup(value, opaque=opaque))
 
     def set(self, key: str, value: Value) -> None:
+        if self.PLANS_EDITS and self._plan_text(key, value, adding=False):
+            return
+        self._settle()
         unit = self._unit(key)
         if unit is None:
             raise KeyError(key)
@@ -109,7 +134,30 @@ class XliffDocument(XmlDocument):
         prefix = after.name.rpartition(":")[0] + ":" if ":" in after.name else ""
         return after.end, after.end, f"{gap}<{prefix}{name}>{escaped}</{prefix}{name}>"
 
+    def _plan_text(self, key: str, value: Value, *, adding: bool) -> bool:
+        """Plan a text for a unit the parse found, untouched since (`adding`: one without a text);
+        False (nothing planned) for anything `set` or `add` does otherwise, or refuses."""
+        unit = self._unit(key)
+        if unit is None or not isinstance(value, str) or key in self._edited or key in self._states:
+            return False
+        current = self.get(key)
+        if (adding and current is not None) or len(unit.segments) != 1:
+            return False
+        if current == value:
+            return True
+        node = unit.node
+        if not self._untouched(node.start, node.end):
+            return False
+        try:
+            edit = self._text_edit(unit, value)
+        except ValueError:
+            return False  # `set` says why
+        return self._plan_apply([edit], key, value, (node.start, node.end), self._ancestors(node))
+
     def add(self, key: str, value: Value) -> None:
+        if self.PLANS_EDITS and (self._plan_text(key, value, adding=True) or self._plan_unit(key, value)):
+            return
+        self._settle()
         if not isinstance(value, str):
             raise ValueError("an XLIFF unit's text is a string")
         unit = self._unit(key)
@@ -123,13 +171,45 @@ class XliffDocument(XmlDocument):
         container, unit_id = self._container_for(key)
         self._apply([self._new_unit(container, unit_id, value)], key, value)
 
+    def _plan_unit(self, key: str, value: Value) -> bool:
+        """Plan a new unit after its container's last one; False (nothing planned) where there is
+        none, or the key names a file or an id the file has."""
+        if not isinstance(value, str) or key in self._edited or self._unit(key) is not None \
+                or not self._scan.containers:
+            return False
+        if not self._ids:
+            self._ids = {unit.id for unit in self._scan.units}
+        container, unit_id = self._container_for(key)
+        if unit_id != key or unit_id in self._ids or self._units_in(container) is None:
+            return False
+        edit = self._new_unit(container, unit_id, value)
+        if not self._plan_apply([edit], key, value, edit[:2], [*self._ancestors(container), container]):
+            return False
+        self._ids.add(unit_id)
+        return True
+
+    def _units_in(self, container: XmlNode) -> tuple[Unit, Unit] | None:
+        """The first and last unit of a container (of the parse), None when it has none."""
+        if self._in_container is None:
+            self._in_container = {}
+            containers = sorted(self._scan.containers, key=lambda node: node.start)
+            starts = [node.start for node in containers]
+            for unit in self._scan.units:
+                at = bisect.bisect_right(starts, unit.node.start) - 1
+                if at >= 0 and unit.node.start < containers[at].end:
+                    first = self._in_container.get(id(containers[at]), (unit, unit))[0]
+                    self._in_container[id(containers[at])] = (first, unit)
+        return self._in_container.get(id(container))
+
     def _container_for(self, key: str) -> tuple[XmlNode, str]:
         """Where a new unit goes: the file its `<file>/` prefix names, else the last file."""
-        names = sorted({unit.file_name for unit in self._scan.units}, key=len, reverse=True)
-        for name in names:  # a file's name may hold slashes itself (Xcode: "App/en.lproj/...")
+        if self._file_units is None:
+            self._file_units = {}
+            for unit in self._scan.units:
+                self._file_units.setdefault(unit.file_name, unit)
+        for name in sorted(self._file_units, key=len, reverse=True):  # a name may hold slashes (Xcode's)
             if key.startswith(name + "/") and len(key) > len(name) + 1:
-                unit = next(unit for unit in self._scan.units if unit.file_name == name)
-                return self._container_of(unit), key[len(name) + 1:]
+                return self._container_of(self._file_units[name]), key[len(name) + 1:]
         return self._scan.containers[-1], key
 
     def _container_of(self, unit: Unit) -> XmlNode:
@@ -143,10 +223,8 @@ class XliffDocument(XmlDocument):
         file = self._file
         newline = file.newline
         version = self._scan.version
-        last_unit = None
-        for unit in self._scan.units:
-            if container.start < unit.node.start < container.end:
-                last_unit = unit
+        found = self._units_in(container)
+        last_unit = found[1] if found is not None else None
         if last_unit is not None:
             anchor = last_unit.node
             indent = file.indent_of(anchor.start)
@@ -183,9 +261,9 @@ class XliffDocument(XmlDocument):
         return at, container.close_start, line(0) + body + closing
 
     def _side_of(self, container: XmlNode) -> str:
-        for unit in self._scan.units:
-            if container.start < unit.node.start < container.end:
-                return unit.side
+        found = self._units_in(container)
+        if found is not None:
+            return found[0].side
         root = self._file.root
         file_node = next((node for node in elements_named(root, "file") if node.start <= container.start < node.end), root)
         return side_of(file_node, root, self._scan.version, self._tag)
@@ -196,6 +274,7 @@ class XliffDocument(XmlDocument):
         return (file.step_in(unit.node, file.indent_of(unit.node.start)) if unit is not None else None) or "  "
 
     def delete(self, key: str) -> None:
+        self._settle()
         unit = self._unit(key)
         if unit is None or self.get(key) is None:
             raise KeyError(key)
@@ -216,6 +295,9 @@ class XliffDocument(XmlDocument):
 
     def set_state(self, key: str, state: str) -> None:
         """Set the unit's state: a 1.2 target's `state` (it needs a target), every 2.x segment's."""
+        if self.PLANS_EDITS and self._plan_state(key, state):
+            return
+        self._settle()
         unit = self._unit(key)
         if unit is None:
             raise KeyError(key)
@@ -232,3 +314,25 @@ class XliffDocument(XmlDocument):
             nodes = [segment.node for segment in unit.segments if not segment.ignorable]
         self._apply([set_attribute(self._file, node, "state", state) for node in nodes
                      if node.attributes.get("state") != state], key, None)
+
+    def _plan_state(self, key: str, state: str) -> bool:
+        """Plan a state where the unit's elements that carry it are as the parse found them."""
+        unit = self._unit(key)
+        if unit is None or key in self._states or state not in (STATES_1 if unit.version == 1 else STATES_2):
+            return False
+        if unit.version == 1:
+            target = unit.segments[0].target
+            if target is None:
+                return False
+            nodes = [target]
+        else:
+            nodes = [segment.node for segment in unit.segments if not segment.ignorable]
+        if not all(self._untouched(node.start, node.open_end) for node in nodes):
+            return False
+        try:
+            self._buffer.plan([set_attribute(self._file, node, "state", state) for node in nodes
+                               if node.attributes.get("state") != state])
+        except Overlap:
+            return False
+        self._states[key] = state
+        return True

@@ -19,9 +19,10 @@ from __future__ import annotations
 import html
 import re
 
-from parlance_i18n.formats.base import CatalogFormat, Renderable
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFormat, ReadLimits, Renderable
 from parlance_i18n.formats.shared.messages import FixedText, TextMessages
 from parlance_i18n.formats.shared.xmledit import split_markup
+from parlance_i18n.formats.shared.limits import check_count
 from parlance_i18n.formats.shared.xmltext import attributes, scan, unescape
 from parlance_i18n.formats.xliff.document import XliffDocument
 from parlance_i18n.formats.xliff.units import (
@@ -60,8 +61,9 @@ class XliffMessages(TextMessages[str]):
         return FixedText(text, shown, ids)
 
 
-def _read(data: bytes, tag: LocaleTag) -> XliffMessages:
-    found = scan_units(scan(data, XLIFF_DOCTYPES), tag)
+def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> XliffMessages:
+    found = scan_units(scan(data, XLIFF_DOCTYPES, limits), tag)
+    check_count(len(found.units), limits)
     file = found.file
     messages = XliffMessages(found.version)
     messages.problems.extend(found.problems)
@@ -129,11 +131,11 @@ class XliffFormat(CatalogFormat):
     rename_refusal = ("XLIFF unit ids come from the tool that extracts them, and a unit carries its source text: "
                       "rename the id there and extract again")
 
-    def read(self, data: bytes, tag: LocaleTag) -> XliffMessages:
-        return _read(data, tag)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> XliffMessages:
+        return _read(data, tag, limits)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> XliffDocument:
-        return XliffDocument(data, tag)
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> XliffDocument:
+        return XliffDocument(data, tag, limits)
 
     def sniff(self, head: bytes) -> bool:
         return b"<xliff" in head

@@ -7,15 +7,25 @@ siblings' indentation (creating the missing parents), in the file's quoting; `de
 key's lines, its comment when that is clearly its own, and parents it leaves empty. Setting a key
 whose value is an alias (`title: *brand`) gives that key its own text; setting an anchored scalar
 (`brand: &brand Shop`) changes every alias of it too, as YAML makes them one value. Keys merged in
-by `<<` are not the Document's: they are edited where they are written. After each change the text
-is parsed again (`psych.compose`), so every position is the current text's.
+by `<<` are not the Document's: they are edited where they are written.
+
+The file is parsed once (`psych.compose`) and edits are planned on that parse (`TextDocument`): a
+scalar's new text replaces the old one's bytes, and new keys are gathered per mapping they go into
+(`_NewKeys`, a tree where an add creates parents) and written after that mapping's last item when
+the file is written, deeper mappings first where two end at one place, so that they come out as
+adding them one by one would have put them. The file's quoting style is kept as counts of how its
+texts are written, updated with every edit. What cannot be planned so (an anchored scalar, a flow
+mapping, a text that becomes a plural, a delete, keys asked after edits) makes the planned edits
+and parses again first.
 """
 
 from __future__ import annotations
 
 import re
 
-from parlance_i18n.formats.base import Value
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, ReadLimits, Value
+from parlance_i18n.formats.shared.limits import check_count, check_text
+from parlance_i18n.formats.shared.splices import Overlap
 from parlance_i18n.formats.shared.textedit import (
     TextDocument,
     back_over_line_break,
@@ -62,19 +72,69 @@ class _Located:
         self.plural = plural
 
 
-class YamlDocument(TextDocument):
-    """A Rails YAML file being edited: its text, parsed again after each change."""
+class _NewKeys:
+    """Keys adds put into one mapping, by name, in order: a key's lines (rendered when it was added,
+    in the style of that moment), or a mapping an add created, with its own line (`head`) and keys
+    (indented by `indent`)."""
 
-    def __init__(self, data: bytes, tag: LocaleTag) -> None:
+    __slots__ = ("head", "indent", "items")
+
+    def __init__(self, head: str, indent: str) -> None:
+        self.head = head
+        self.indent = indent
+        self.items: dict[str, list[str] | _NewKeys] = {}
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        for item in self.items.values():
+            if isinstance(item, _NewKeys):
+                out.append(item.head)
+                out.extend(item.lines())
+            else:
+                out.extend(item)
+        return out
+
+
+_QUOTES = ("", "'", '"')
+
+
+def _counted_style(style: str, value: str) -> str | None:
+    """The style a text written so counts for in the file's quoting (`_quote_style`): plain always,
+    quotes only where the text needs none."""
+    if style not in _QUOTES or (style and not plain_ok(value, False)):
+        return None
+    return style
+
+
+def _style_of(written: str) -> str:
+    """The style of a scalar as written: "", "'", '"', "|" or ">"."""
+    return written[0] if written[:1] in ("'", '"', "|", ">") else ""
+
+
+class YamlDocument(TextDocument):
+    """A Rails YAML file being edited: edits planned on one parse, written together."""
+
+    def __init__(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         self._tag = tag
-        super().__init__(data, *decode(data))
+        self._limits = limits
+        text, codec, bom = decode(data)
+        check_text(text, limits)
+        super().__init__(data, text, codec, bom)
 
     def _parse(self) -> None:
-        self._root_key, self._root = locale_root(compose(self._text), self._tag)
+        self._root_key, self._root = locale_root(compose(self._text)[0], self._tag)
         self._index: dict[str, _Located] = {}
         self._maps: dict[str, Map] = {}
         if self._root is not None:
             self._walk(self._root, "", 0)
+        check_count(len(self._index), self._limits)
+        self._edited: dict[str, Value] = {}  # keys set or added since the parse, with their values
+        self._new_maps: dict[str, _NewKeys] = {}  # mappings adds created, by path
+        self._appended: dict[int, tuple[int, int, _NewKeys]] = {}  # id(mapping) -> (where, indentation, keys)
+        self._children: dict[int, dict[str, Node]] = {}  # id(mapping) -> its items by name, found once
+        self._counts = self._style_counts()
+        self._step_width = self._measure_step()
+        self._line_break = first_line_break(self._text)
 
     def _walk(self, mapping: Map, prefix: str, depth: int) -> None:
         if depth > MAX_DEPTH:
@@ -91,7 +151,7 @@ class YamlDocument(TextDocument):
             if isinstance(target, Scalar):
                 if target.kind == "str":
                     self._index[full] = _Located(key, value, mapping, None)
-            elif isinstance(target, Map) and isinstance(value, Map):
+            elif isinstance(target, Map) and isinstance(value, Map) and value.foreign_tag is None:
                 forms = self._in_place_forms(target)
                 if forms is not None:
                     self._index[full] = _Located(key, value, mapping, forms)
@@ -114,9 +174,12 @@ class YamlDocument(TextDocument):
     # --- reading the Document ---
 
     def keys(self) -> list[str]:
+        self._settle()
         return list(self._index)
 
     def get(self, key: str) -> Value | None:
+        if key in self._edited:
+            return self._edited[key]
         found = self._index.get(key)
         if found is None:
             return None
@@ -125,12 +188,16 @@ class YamlDocument(TextDocument):
         return text_of(found.value)
 
     def line_of(self, key: str) -> int | None:
+        self._settle()
         found = self._index.get(key)
         return found.key.line + 1 if found else None
 
     # --- changing it ---
 
     def set(self, key: str, value: Value) -> None:
+        if self._planning() and self._plan_set(key, value):
+            return
+        self._settle()
         found = self._index.get(key)
         if found is None:
             raise KeyError(f"{key!r} is not a message of this YAML file; use add")
@@ -144,11 +211,68 @@ class YamlDocument(TextDocument):
             return
         self._replace_value(found, value)
 
+    def _plan_set(self, key: str, value: Value) -> bool:
+        """Plan setting a key untouched since the parse: a text, or plural forms that add or change
+        forms but drop none; False (nothing planned) for anything else."""
+        found = self._index.get(key)
+        if found is None or key in self._edited:
+            return False
+        current = self.get(key)
+        if current == value:
+            return True
+        if isinstance(value, str) and found.plural is None:
+            if not self._plannable(found.value):
+                return False
+            try:
+                self._plan_scalar(found.value, found.parent.flow, value)
+            except Overlap:
+                return False
+            self._edited[key] = value
+            return True
+        if not (isinstance(value, dict) and found.plural is not None and isinstance(current, dict)):
+            return False
+        mapping = found.value
+        forms = found.plural
+        if not isinstance(mapping, Map) or mapping.flow or set(forms) - set(value) or not mapping.items:
+            return False
+        if not all(self._plannable(node) for name, (_, node) in forms.items() if name in value):
+            return False
+        mark, counts = self._planned.mark(), dict(self._counts)
+        try:
+            for name, form in value.items():  # as `_set_forms` makes them: in the given order
+                if name not in forms:
+                    self._plan_insert(mapping, [name], form)
+                elif text_of(forms[name][1]) != form:
+                    self._plan_scalar(forms[name][1], False, form)
+        except Overlap:
+            self._planned.undo(mark)
+            self._counts = counts
+            return False
+        self._edited[key] = {**{name: value[name] for name in forms}, **value}  # file order: the old forms first
+        return True
+
+    def _plannable(self, node: Node) -> bool:
+        """Whether a scalar's new text can be planned on the parse: it is no anchor other keys share,
+        and nothing planned has changed its lines."""
+        if isinstance(node, Scalar) and node.anchor:
+            return False
+        return not self._planned.touches(line_start(self._text, node.start), max(node.end - 1, node.start))
+
+    def _plan_scalar(self, node: Node, flow: bool, value: str) -> None:
+        start, end, written = self._scalar_edit(node, flow, value)
+        self._plan(start, end, written)
+        if isinstance(node, Scalar):
+            self._count(_counted_style(node.style, node.value), -1)
+        self._count(_counted_style(_style_of(written), value), 1)
+
     def _set_scalar(self, node: Node, flow: bool, value: str) -> None:
+        self._splice(*self._scalar_edit(node, flow, value))
+
+    def _scalar_edit(self, node: Node, flow: bool, value: str) -> tuple[int, int, str]:
+        """The edit that gives a scalar (or the key an alias stands for) the text `value`."""
         text = self._text
         if isinstance(node, Alias):  # the key gets its own text; the anchor keeps its own
-            self._splice(node.start, node.end, self._new_scalar(value, flow))
-            return
+            return node.start, node.end, self._new_scalar(value, flow)
         assert isinstance(node, Scalar)
         scalar = node
         properties = _PROPERTIES.match(text, scalar.start).end()  # type: ignore[union-attr]  # &anchor !tag
@@ -162,7 +286,7 @@ class YamlDocument(TextDocument):
             written = value
         if written is None:  # plain becomes single-quoted, a block double-quoted, when they cannot hold it
             written = quoted(value, style if style in ("'", '"') else "'" if style == "" else '"')
-        self._splice(properties, end, written)
+        return properties, end, written
 
     def _block_end(self, scalar: Scalar) -> int:
         """The end of a block scalar's last line of text, before its line break (libyaml's end mark is
@@ -228,6 +352,9 @@ class YamlDocument(TextDocument):
         self._splice(colon + 1, end, written)
 
     def add(self, key: str, value: Value) -> None:
+        if self._planning() and self._plan_add(key, value):
+            return
+        self._settle()
         if key in self._index:
             raise KeyError(f"{key!r} is already a message of this YAML file; use set")
         segments = key.split(".")
@@ -255,6 +382,69 @@ class YamlDocument(TextDocument):
         raise KeyError(f"{'.'.join(segments[:depth + 1])!r} already holds a value that is not a mapping of "
                        f"messages, so {key!r} cannot go under it")
 
+    def _plan_add(self, key: str, value: Value) -> bool:
+        """Plan adding a key into a block mapping of the parse, or into one an add created; False
+        (nothing planned) where `add` must see the current text (or refuses the key)."""
+        segments = key.split(".")
+        if (self._root is None or key in self._index or key in self._edited or any(not s for s in segments)
+                or len(segments) > MAX_DEPTH // 2):
+            return False
+        depth = len(segments) - 1
+        while depth > 0 and ".".join(segments[:depth]) not in self._maps \
+                and ".".join(segments[:depth]) not in self._new_maps:
+            depth -= 1
+        path = ".".join(segments[:depth])
+        rest = segments[depth:]
+        into = self._new_maps.get(path)
+        if into is None:
+            mapping = self._maps[path]
+            if mapping.flow or not mapping.items or rest[0] in self._items_of(mapping):
+                return False  # `add` writes it another way, or refuses it
+            into = self._appending_to(mapping)
+        if rest[0] in into.items:
+            return False
+        step = " " * self._step()
+        for name in rest[:-1]:  # the parents this add creates
+            created = _NewKeys(f"{into.indent}{self._new_key(name)}:", into.indent + step)
+            into.items[name] = created
+            path = f"{path}.{name}" if path else name
+            self._new_maps[path] = created
+            into = created
+        into.items[rest[-1]] = self._block_lines(rest[-1:], value, into.indent)
+        self._count_new(value, False)
+        self._edited[key] = value
+        self._changed = True
+        return True
+
+    def _items_of(self, mapping: Map) -> dict[str, Node]:
+        """A parsed mapping's items by the name I18n looks them up by (the first of equal names)."""
+        found = self._children.get(id(mapping))
+        if found is None:
+            found = self._children[id(mapping)] = {}
+            for key, value in mapping.items:
+                if not is_merge(key):
+                    name = key_name(key)[0]
+                    if name is not None:
+                        found.setdefault(name, value)
+        return found
+
+    def _appending_to(self, mapping: Map) -> _NewKeys:
+        """The keys added after a parsed block mapping's last item (`_insert`'s place and indentation)."""
+        found = self._appended.get(id(mapping))
+        if found is None:
+            indent = " " * self._column_of_key(mapping.items[0][0])
+            at = line_end(self._text, self._entry_end(mapping.items[-1][1]))
+            found = self._appended[id(mapping)] = (at, len(indent), _NewKeys("", indent))
+        return found[2]
+
+    def _before_writing(self) -> None:
+        """Plan the added keys' lines: after each mapping's last item, the deeper mapping's first
+        where two end at one place (as adding them one at a time puts them)."""
+        newline = self._newline()
+        for at, _, added in sorted(self._appended.values(), key=lambda found: (found[0], -found[1])):
+            self._plan(at, at, "".join(newline + line for line in added.lines()))
+        self._appended.clear()
+
     def _child(self, mapping: Map, name: str) -> Node | None:
         for key, value in mapping.items:
             if not is_merge(key) and key_name(key)[0] == name:
@@ -262,18 +452,24 @@ class YamlDocument(TextDocument):
         return None
 
     def _insert(self, mapping: Map, path: list[str], value: Value) -> None:
-        """Write `path` (keys, the last one holding `value`) into `mapping`, after its last item."""
+        self._splice(*self._insert_edit(mapping, path, value))
+
+    def _plan_insert(self, mapping: Map, path: list[str], value: Value) -> None:
+        self._plan(*self._insert_edit(mapping, path, value))
+        self._count_new(value, mapping.flow)
+
+    def _insert_edit(self, mapping: Map, path: list[str], value: Value) -> tuple[int, int, str]:
+        """The edit that writes `path` (keys, the last one holding `value`) into `mapping`, after its
+        last item."""
         text = self._text
         newline = self._newline()
         if mapping.flow:
             entry = self._flow_entry(path, value)
             if mapping.items:
                 at = mapping.items[-1][1].end
-                self._splice(at, at, ", " + entry)
-            else:
-                at = text.index("{", mapping.start) + 1
-                self._splice(at, at, entry)
-            return
+                return at, at, ", " + entry
+            at = text.index("{", mapping.start) + 1
+            return at, at, entry
         if mapping.items:
             indent = " " * self._column_of_key(mapping.items[0][0])
             last_key, last_value = mapping.items[-1]
@@ -283,7 +479,7 @@ class YamlDocument(TextDocument):
             indent = " " * mapping.column
             at = line_end(text, mapping.start)
         lines = self._block_lines(path, value, indent)
-        self._splice(at, at, "".join(newline + line for line in lines))
+        return at, at, "".join(newline + line for line in lines)
 
     def _block_lines(self, path: list[str], value: Value, indent: str) -> list[str]:
         step = " " * self._step()
@@ -325,6 +521,7 @@ class YamlDocument(TextDocument):
         self._splice(len(self._text), len(self._text), f"{start}{spelling}:{body}{newline}")
 
     def delete(self, key: str) -> None:
+        self._settle()
         found = self._index.get(key)
         if found is None:
             raise KeyError(f"{key!r} is not a message of this YAML file")
@@ -410,9 +607,12 @@ class YamlDocument(TextDocument):
     # --- the file's style ---
 
     def _newline(self) -> str:
-        return first_line_break(self._text)
+        return self._line_break
 
     def _step(self) -> int:
+        return self._step_width
+
+    def _measure_step(self) -> int:
         """The file's indentation step: how far its first nested key sits right of its parent."""
         root = self._root
         if root is not None and root.items:
@@ -422,17 +622,32 @@ class YamlDocument(TextDocument):
                 return inner - outer
         return 2
 
-    def _quote_style(self) -> str:
-        """How the file writes its texts: "" (plain where it can), "'" or '"', by majority."""
-        counts = {"": 0, "'": 0, '"': 0}
+    def _style_counts(self) -> dict[str, int]:
+        """How many of the file's texts are written plain, in single and in double quotes (quotes a
+        text needs say nothing about the file's taste, so those are not counted)."""
+        counts = dict.fromkeys(_QUOTES, 0)
         for located in self._index.values():
             nodes = [value for _, value in located.plural.values()] if located.plural else [located.value]
             for node in nodes:
-                if not isinstance(node, Scalar) or node.style not in counts:
-                    continue
-                if node.style and not plain_ok(node.value, False):
-                    continue  # quotes it needs say nothing about the file's taste
-                counts[node.style] += 1
+                if isinstance(node, Scalar):
+                    style = _counted_style(node.style, node.value)
+                    if style is not None:
+                        counts[style] += 1
+        return counts
+
+    def _count(self, style: str | None, change: int) -> None:
+        if style is not None:
+            self._counts[style] += change
+
+    def _count_new(self, value: Value, flow: bool) -> None:
+        """Count the texts of a value just written with `_new_scalar` (all in the style of before)."""
+        texts = [value] if isinstance(value, str) else list(value.values())
+        for text, style in [(text, _style_of(self._new_scalar(text, flow))) for text in texts]:
+            self._count(_counted_style(style, text), 1)
+
+    def _quote_style(self) -> str:
+        """How the file writes its texts: "" (plain where it can), "'" or '"', by majority."""
+        counts = self._counts
         best = max(counts, key=lambda style: counts[style])
         return best if counts[best] else ""
 

@@ -19,7 +19,17 @@ finds, and differs from PyYAML's YAML 1.1 resolver:
   that formats dates and numbers. They are left out silently; a null value (`key:` or `~`), which
   Rails treats as missing, is reported;
 - anchors, aliases and merge keys (`<<: *defaults`) are resolved as Psych resolves them: a merge
-  overwrites the keys before it and is overwritten by those after it;
+  overwrites the keys before it and is overwritten by those after it. Following them is bounded:
+  reading may visit at most `EXPANSION_FACTOR` (10) times the nodes the file writes, and never
+  fewer than `EXPANSION_FLOOR` (10,000); past that the file is refused (`CatalogFileError`) as an
+  alias bomb. Real Rails catalogs reuse through `<<: *defaults` merges and the odd scalar alias, so
+  their expansion stays within a few times their size (each merge re-reads one small mapping); the
+  floor keeps a small file that merges one mapping into many places readable. A bomb (nine levels
+  of nine aliases, 9^9 keys from 700 bytes) grows exponentially and meets the bound within a few
+  levels, after work and memory proportional to the file;
+- a value with a tag that is none of YAML's own types (`!!python/object/apply:...`,
+  `!ruby/object:...`; Ruby's own `!ruby/hash:...` is a hash like any other) is no message, nor a
+  hash of them: it is reported and left out;
 - a mapping whose keys are all CLDR plural categories (`zero one two few many other`), with `one`
   or `other` among them, is one plural message: a `dict` of forms;
 - a duplicate key keeps its last value, as Psych does; the earlier one is reported.
@@ -35,7 +45,16 @@ import bisect
 import re
 from typing import TYPE_CHECKING, Any
 
-from parlance_i18n.formats.base import CatalogFormat, Problem, Renderable, Value
+from parlance_i18n.formats.base import (
+    DEFAULT_READ_LIMITS,
+    CatalogFileError,
+    CatalogFormat,
+    Problem,
+    ReadLimits,
+    Renderable,
+    Value,
+)
+from parlance_i18n.formats.shared.limits import check_text, too_many_messages
 from parlance_i18n.formats.shared.messages import TextMessages, later_one_used
 from parlance_i18n.formats.shared.textedit import line_starts
 from parlance_i18n.formats.yaml.interpolation import RailsMessage, RailsPlural, reserved_name
@@ -57,9 +76,13 @@ from parlance_i18n.locales import LocaleTag
 if TYPE_CHECKING:  # the editor loads when a file is edited, not when it is read
     from parlance_i18n.formats.yaml.document import YamlDocument
 
-__all__ = ["YamlFormat", "YamlMessages"]
+__all__ = ["EXPANSION_FACTOR", "EXPANSION_FLOOR", "YamlFormat", "YamlMessages"]
 
 _MAX_LINKS = 10
+EXPANSION_FACTOR = 10
+"""How many times the nodes a file writes its aliases may make reading visit (see the module docstring)."""
+EXPANSION_FLOOR = 10_000
+"""Visits any file may make, however few nodes it writes."""
 
 
 # --- reading -------------------------------------------------------------------------------------------
@@ -78,12 +101,26 @@ class _Link:
 class _Reader:
     """The locale's messages, as the i18n gem stores them after `deep_symbolize_keys`."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, written: int, limits: ReadLimits) -> None:
         self.texts: dict[str, Any] = {}
         self.problems: list[Problem] = []
         self.notes: dict[str, str] = {}  # only the keys that have a comment
         self.link_lines: dict[str, int] = {}
         self._comment_lines = _comment_lines(text) if "#" in text else {}
+        self._limits = limits
+        self._written = written
+        self._visits = self._allowed = max(EXPANSION_FACTOR * written, EXPANSION_FLOOR)
+
+    def _visit(self, count: int) -> None:
+        """Count `count` more nodes visited (through aliases and merges as well); refuse the file
+        once it has cost more than the file's size allows."""
+        self._visits -= count
+        if self._visits < 0:
+            raise CatalogFileError(
+                f"the file's anchors and aliases expand to more than {self._allowed:,} keys and values "
+                f"({EXPANSION_FACTOR} times the {self._written:,} it writes, at least {EXPANSION_FLOOR:,}): a "
+                "Rails catalog reuses a mapping a few times at most, so this looks like an alias bomb; write "
+                "the keys out instead of aliasing mappings of aliases")
 
     def walk(self, mapping: Map, prefix: str, depth: int,
              entries: list[tuple[str, Node, Node]] | None = None) -> None:
@@ -95,6 +132,12 @@ class _Reader:
             full = prefix + name
             line = key.line + 1
             target = resolve(value)
+            foreign = target.foreign_tag
+            if foreign is not None:
+                self.problems.append(Problem(full, line, (
+                    f"the value has the tag {foreign[:60]}, which is none of YAML's own types: Ruby's YAML builds an "
+                    "object from it (or refuses the file), so it holds no message; remove the tag")))
+                continue
             if isinstance(target, Scalar):
                 scalar_kind = target.kind
                 if scalar_kind == "str":
@@ -120,6 +163,7 @@ class _Reader:
         """The mapping's (name, key, value) as Psych builds the Ruby hash: merges in order, the last
         of equal keys winning at the place of the first; unreachable keys and duplicates reported."""
         found: dict[str, tuple[Node, Node, bool]] = {}  # name -> (key, value, written here)
+        self._visit(len(mapping.items))
         for key, value in mapping.items:
             if is_merge(key):
                 for merged_name, merged_key, merged_value in self._merged(value, prefix, depth):
@@ -145,6 +189,7 @@ class _Reader:
             return self._entries(target, prefix, depth + 1, False)
         if isinstance(target, Seq):
             merged: dict[str, tuple[str, Node, Node]] = {}
+            self._visit(len(target.items))
             for item in reversed(target.items):
                 for name, key, item_value in self._merged(item, prefix, depth + 1):
                     merged[name] = (name, key, item_value)
@@ -187,6 +232,8 @@ class _Reader:
 
     def _store(self, key: str, line: int, value: Any) -> None:
         self.texts[key] = value
+        if len(self.texts) > self._limits.max_messages:
+            raise too_many_messages(self._limits)
         if line - 1 in self._comment_lines:
             note = self._comment_above(line)
             if note:
@@ -257,10 +304,12 @@ class YamlMessages(TextMessages[Any]):
         return RailsPlural(text, self._rules) if text.__class__ is dict else RailsMessage(text)
 
 
-def _read(data: bytes, tag: LocaleTag) -> YamlMessages:
+def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> YamlMessages:
     text, _, _ = decode(data)
-    reader = _Reader(text)
-    _, mapping = locale_root(compose(text), tag)
+    check_text(text, limits)
+    root, written = compose(text)
+    reader = _Reader(text, written, limits)
+    _, mapping = locale_root(root, tag)
     if mapping is not None:
         reader.walk(mapping, "", 0)
         reader.check_links()
@@ -280,13 +329,13 @@ class YamlFormat(CatalogFormat):
     def placeholder(self, name: str) -> str:
         return f"the placeholder %{{{name}}}"
 
-    def read(self, data: bytes, tag: LocaleTag) -> YamlMessages:
-        return _read(data, tag)
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> YamlMessages:
+        return _read(data, tag, limits)
 
-    def edit(self, data: bytes, tag: LocaleTag) -> YamlDocument:
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> YamlDocument:
         from parlance_i18n.formats.yaml.document import YamlDocument  # reading never needs the editor
 
-        return YamlDocument(data, tag)
+        return YamlDocument(data, tag, limits)
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """As Rails and rails-i18n spell locales: `pt-BR`, `zh-TW`."""

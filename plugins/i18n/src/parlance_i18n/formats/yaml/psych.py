@@ -4,7 +4,9 @@ scalars it writes so that Psych reads them back as the same strings.
 `compose(text)` parses with PyYAML's libyaml parser (its C composer events carry the marks) into a
 small tree (`Scalar`, `Map`, `Seq`, `Alias`) whose nodes know where they are written, so an edit can
 splice a new scalar into exactly the bytes of the old one; only the first document is read, as Psych
-reads it. A plain scalar is typed as `Psych::ScalarScanner#tokenize` types it (`psych_type`), which
+reads it. An alias is one node that refers to its anchor's: the tree is as large as the text, however
+often an anchor is used (what following the aliases may cost is the reader's to bound). It also
+gives how many nodes the text writes, which that bound is measured against. A plain scalar is typed as `Psych::ScalarScanner#tokenize` types it (`psych_type`), which
 differs from PyYAML's YAML 1.1 resolver: `yes`/`no`/`on`/`off` are booleans, `:name` is a Ruby
 symbol, `1_000` and `0b101` are integers, `2024-01-31` is a date; quoted, block and `!!str`-tagged
 scalars are strings.
@@ -45,6 +47,19 @@ __all__ = [
 
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR_TAGS = frozenset({"tag:yaml.org,2002:str", "!"})
+_CORE = "tag:yaml.org,2002:"
+_STANDARD_TAGS = frozenset(_CORE + name for name in ("str", "int", "float", "bool", "null", "timestamp", "binary",
+                                                     "merge", "value", "map", "omap", "pairs", "set", "seq"))
+"""YAML 1.1's own types (`!!int 5`, `!!map`): data as untagged values are. Any other tag
+(`!!python/object/apply:...`, `!ruby/object:...`) is no type a message or a hash of them has,
+except Ruby's own hash (`!ruby/hash:...`), which I18n reads as any hash."""
+
+
+def _foreign(tag: str | None) -> str | None:
+    """A tag as written (`!!python/object:os.system`) when it is none of YAML's own types."""
+    if tag is None or tag in _STANDARD_TAGS:
+        return None
+    return "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
 
 # --- Psych's scalar types ------------------------------------------------------------------------------
 # Ported from the rules of Psych::ScalarScanner#tokenize (the default libyaml backend).
@@ -103,7 +118,7 @@ def symbol_name(text: str) -> str:
 
 
 class Node:
-    __slots__ = ("start", "end", "line", "column", "anchor")
+    __slots__ = ("start", "end", "line", "column", "anchor", "tag")
 
     def __init__(self, start: int, end: int, line: int, column: int, anchor: str | None) -> None:
         self.start = start
@@ -111,6 +126,12 @@ class Node:
         self.line = line  # 0-based, as libyaml counts
         self.column = column
         self.anchor = anchor
+        self.tag: str | None = None  # a tag written on it (not a string's): `!!int`, `!!python/...`
+
+    @property
+    def foreign_tag(self) -> str | None:
+        """The tag as written (`!!python/object:os.system`) when it is none of YAML's own types."""
+        return _foreign(self.tag)
 
 
 class Scalar(Node):
@@ -123,6 +144,8 @@ class Scalar(Node):
         self.style: str = event.style or ""  # "" plain, "'", '"', "|", ">"
         if event.tag is not None and not event.implicit[0] and not event.implicit[1]:
             self.kind = "str" if event.tag in _STR_TAGS else "tagged"
+            if self.kind == "tagged":
+                self.tag = event.tag
         elif self.style:
             self.kind = "str"
         else:
@@ -137,6 +160,13 @@ class Map(Node):
         super().__init__(mark.index, mark.index, mark.line, mark.column, event.anchor)
         self.items: list[tuple[Node, Node]] = []
         self.flow: bool = bool(event.flow_style)
+        if not event.implicit:
+            self.tag = event.tag
+
+    @property
+    def foreign_tag(self) -> str | None:
+        tag = super().foreign_tag
+        return None if tag is not None and tag.startswith("!ruby/hash") else tag
 
 
 class Seq(Node):
@@ -147,6 +177,8 @@ class Seq(Node):
         super().__init__(mark.index, mark.index, mark.line, mark.column, event.anchor)
         self.items: list[Node] = []
         self.flow = bool(event.flow_style)
+        if not event.implicit:
+            self.tag = event.tag
 
 
 class Alias(Node):
@@ -158,11 +190,13 @@ class Alias(Node):
         self.target = target
 
 
-def compose(text: str) -> Node | None:
-    """The first document of `text` as a tree with offsets; CatalogFileError when it is not YAML."""
+def compose(text: str) -> tuple[Node | None, int]:
+    """The first document of `text` as a tree with offsets, and how many nodes the text writes (an
+    alias counts once); CatalogFileError when it is not YAML."""
     anchors: dict[str, Node] = {}
     stack: list[list[Any]] = []  # [container, pending key]
     root: Node | None = None
+    written = 0
     ScalarEvent, AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
     MappingStartEvent, SequenceStartEvent = yaml.MappingStartEvent, yaml.SequenceStartEvent
     ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
@@ -173,7 +207,9 @@ def compose(text: str) -> Node | None:
             node: Node
             if kind is ScalarEvent:
                 node = Scalar(event)
+                written += 1
             elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                written += 1
                 container: Node = Map(event) if kind is MappingStartEvent else Seq(event)
                 if event.anchor:
                     anchors[event.anchor] = container
@@ -189,6 +225,7 @@ def compose(text: str) -> Node | None:
                     raise CatalogFileError(f"the alias *{event.anchor} names no anchor defined before it",
                                            event.start_mark.line + 1)
                 node = Alias(event, target)
+                written += 1
             elif kind is yaml.DocumentEndEvent:
                 break  # Psych loads the first document only
             else:
@@ -213,7 +250,7 @@ def compose(text: str) -> Node | None:
         raise CatalogFileError(f"the file is not valid YAML: {problem}", mark.line + 1 if mark else None) from None
     except yaml.YAMLError as error:
         raise CatalogFileError(f"the file is not valid YAML: {error}") from None
-    return root
+    return root, written
 
 
 def _subtree_end(node: Node) -> int:

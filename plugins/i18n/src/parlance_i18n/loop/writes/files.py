@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from parlance_i18n.formats import CatalogFileError, Document, LocaleMessages
+from parlance_i18n.formats import DEFAULT_READ_LIMITS, CatalogFileError, Document, LocaleMessages, ReadLimits
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.model.project import CatalogFile
 from parlance_i18n.store import MAX_FILE_BYTES, UnsafePath
@@ -18,9 +18,11 @@ __all__ = ["Reader", "in_catalog"]
 
 
 class Reader:
-    """Each file's bytes, messages and Document, read from disk once per plan."""
+    """Each file's bytes, messages and Document, read from disk once per plan, each file within
+    `limits` (past them, it is a file that cannot be read, with the reason)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+        self.limits = limits
         self.errors: dict[Path, str] = {}
         self._data: dict[Path, bytes | None] = {}
         self._files: dict[Path, CatalogFile] = {}  # how each path was met, so it is read as its catalog's file
@@ -62,13 +64,15 @@ class Reader:
         """The Document read for lookups, handed over to be edited (the next `document` reads again)."""
         return self._documents.pop((file.path, file.tag), None)
 
-    def _parse(self, file: CatalogFile, parse: Callable[[bytes, LocaleTag], Any]) -> Any:
+    def _parse(self, file: CatalogFile, parse: Callable[[bytes, LocaleTag, ReadLimits], Any]) -> Any:
         self._files.setdefault(file.path, file)
         data = self.data(file.path)
         if data is None:
             return None
         try:
-            return parse(data, file.tag)
+            # Limits the plan was given, else the catalog's own (its [packs.i18n] settings).
+            limits = self.limits if self.limits != DEFAULT_READ_LIMITS else file.limits.read
+            return parse(data, file.tag, limits)
         except CatalogFileError as exc:
             self.errors.setdefault(file.path, exc.reason)
             return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from parlance_i18n.formats import CatalogFileError, CatalogFormat
+from parlance_i18n.formats import DEFAULT_READ_LIMITS, CatalogFileError, CatalogFormat, ReadLimits
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.forms import has_key
 from parlance_i18n.loop.writes.files import Reader, in_catalog
@@ -18,12 +18,12 @@ __all__ = ["plan_delete_keys", "plan_rename_key"]
 
 
 def plan_rename_key(target_locales: list[ProjectLocale], old: str, new: str, *,
-                    catalog: str | None = None) -> WritePlan:
+                    catalog: str | None = None, limits: ReadLimits = DEFAULT_READ_LIMITS) -> WritePlan:
     """Rename `old` to `new` in every file of the locales (of `catalog`) that has it: refused as a
     whole when `new` exists in any of them, `old` in none, or a format cannot move an entry."""
     if old == new:
         return WritePlan([KeyOutcome(old, "refused", ["the old and new keys are the same"])], {})
-    reader = Reader()
+    reader = Reader(limits)
     reasons: list[str] = []
     edits: dict[Path, list[Step]] = {}
     edited_as: dict[Path, CatalogFile] = {}
@@ -43,7 +43,7 @@ def plan_rename_key(target_locales: list[ProjectLocale], old: str, new: str, *,
                 reasons.append(f"{path} is {fmt.name}: {fmt.rename_refusal}")
                 continue
             renames = tuple((part, fmt.renamed_key(part, old, new)) for part in parts)
-            edits.setdefault(path, []).append(Edits(fmt, file.tag, (), renames))
+            edits.setdefault(path, []).append(Edits(fmt, file.tag, (), renames, limits))
             edited_as.setdefault(path, file)
     if not edits and not reasons:
         reasons.append(f"no file{_of(catalog)} has {old!r}")
@@ -53,10 +53,10 @@ def plan_rename_key(target_locales: list[ProjectLocale], old: str, new: str, *,
 
 
 def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
-                     catalog: str | None = None) -> WritePlan:
+                     catalog: str | None = None, limits: ReadLimits = DEFAULT_READ_LIMITS) -> WritePlan:
     """Delete `keys` from every file of the locales (of `catalog`) that has them; a key no file has is
     refused. In a file holding every locale (`.xcstrings`) an entry goes whole, with every locale's part."""
-    reader = Reader()
+    reader = Reader(limits)
     found: dict[str, list[Path]] = {key: [] for key in keys}
     edits: dict[Path, list[Step]] = {}
     edited_as: dict[Path, CatalogFile] = {}
@@ -87,7 +87,7 @@ def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
                     if path not in found[key]:
                         found[key].append(path)
             if writes:
-                edits.setdefault(path, []).append(Edits(file.format, file.tag, tuple(writes)))
+                edits.setdefault(path, []).append(Edits(file.format, file.tag, tuple(writes), limits=limits))
                 edited_as.setdefault(path, file)
     plan = plan_steps(reader, None, edits, edited_as, found)
     missing = [KeyOutcome(key, "refused", [f"no file{_of(catalog)} has {key!r}", *unreadable])

@@ -10,7 +10,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlance_i18n.formats import CatalogFileError, Document, LocaleMessages, Renderable, Value
+from parlance_i18n.formats import (
+    DEFAULT_READ_LIMITS,
+    CatalogFileError,
+    Document,
+    LocaleMessages,
+    Problem,
+    ReadLimits,
+    Renderable,
+    Value,
+)
 from parlance_i18n.icu.plurals import plural_rules
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.forms import Candidate, Write, candidate_problem, document_writes, has_key, write_into
@@ -36,16 +45,17 @@ class _Message:
 
 def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Mapping[str, Candidate], *,
                       catalog: str | None = None, allow_new_keys: bool = False,
-                      glossary_check: GlossaryCheck | None = None) -> WritePlan:
+                      glossary_check: GlossaryCheck | None = None,
+                      limits: ReadLimits = DEFAULT_READ_LIMITS) -> WritePlan:
     """What writing `messages` (key -> text, or plural forms by category) into `target`'s files
-    does: see the module docstring. Reads the files from disk; writes nothing."""
+    does: see the module docstring. Reads the files from disk (each within `limits`); writes nothing."""
     target_files = in_catalog(target.files, catalog)
     source_files = in_catalog(source.files, catalog)
     if catalog is not None and not target_files and not source_files:
         known = sorted({file.catalog for file in (*target.files, *source.files)})
         reason = f"no catalog is named {catalog!r}; the project's are: {', '.join(known) or 'none'}"
         return WritePlan([KeyOutcome(key, "refused", [reason]) for key in messages], {})
-    router = _Router(Reader(), source_files, target_files, source.tag, target.tag, allow_new_keys)
+    router = _Router(Reader(limits), source_files, target_files, source.tag, target.tag, allow_new_keys)
     for key, value in messages.items():
         router.route(key, value)
     router.find_key_sources()
@@ -60,7 +70,7 @@ def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Ma
         before = router.reader.data(path)
         if after is not None and before is not None and after != before:
             files[path] = (before, after)
-            replay[path] = (file, (Edits(file.format, file.tag, tuple(writes)),))
+            replay[path] = (file, (Edits(file.format, file.tag, tuple(writes), limits=limits),))
     for key, reasons in router.refused.items():
         chosen = router.chosen.get(key)
         results[key] = KeyOutcome(key, "refused", reasons, str(chosen.path) if chosen else None)
@@ -180,7 +190,7 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
     limits: dict[str, int] | None = None
     while True:
         if document is None:
-            document = fmt.edit(data, tag)
+            document = fmt.edit(data, tag, reader.limits)
         written: dict[str, tuple[Write, ...]] = {}
         unchanged: list[str] = []
         broken = False
@@ -214,7 +224,7 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
         rejected: dict[str, list[str]] = {}
         if written:
             try:
-                read = fmt.read(after, tag)
+                read = fmt.read(after, tag, reader.limits)
             except CatalogFileError as exc:
                 reason = f"the file could not be read once written ({exc.reason}), so nothing is written to it"
                 rejected = {key: [reason] for key in written}
@@ -222,11 +232,17 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
                 if limits is None:
                     limits = fmt.max_lengths(data)
                 by_key = {m.key: m for m in remaining}
+                problems_of: dict[str | None, list[tuple[int, Problem]]] = {}  # by key: not a pass per message
+                indexed = 0
                 for key, writes in written.items():
                     message = by_key[key]
-                    rendered = read.get(key)
+                    rendered = read.get(key)  # (compiling it may report a problem of its own)
+                    for index in range(indexed, len(read.problems)):
+                        problems_of.setdefault(read.problems[index].key, []).append((index, read.problems[index]))
+                    indexed = len(read.problems)
                     parts = {key, *(doc_key for doc_key, _ in writes)}
-                    problems = [p for p in read.problems if p.key in parts]
+                    problems = [problem for _, problem in sorted(found for part in parts
+                                                                 for found in problems_of.get(part, ()))]
                     reasons = check_candidate(fmt, tag, key, rendered, problems, message.source, needed,
                                               message.glossary_missing, limits.get(key))
                     if reasons:

@@ -8,7 +8,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
-from parlance_i18n.formats import CatalogFileError, CatalogFormat, Document, LocaleMessages, Value
+from parlance_i18n.formats import (
+    DEFAULT_READ_LIMITS,
+    CatalogFileError,
+    CatalogFormat,
+    Document,
+    LocaleMessages,
+    ReadLimits,
+    Value,
+)
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.forms import Write, write_into
 from parlance_i18n.model.project import CatalogFile
@@ -112,9 +120,10 @@ class Edits:
     tag: LocaleTag
     writes: tuple[tuple[Write, ...], ...]
     renames: tuple[tuple[str, str], ...] = ()
+    limits: ReadLimits = DEFAULT_READ_LIMITS
 
     def run(self, data: bytes) -> bytes:
-        document = self.fmt.edit(data, self.tag)
+        document = self.fmt.edit(data, self.tag, self.limits)
         for writes in self.writes:
             write_into(document, writes)
         for old, new in self.renames:
@@ -146,10 +155,10 @@ class _Replay(CatalogFormat):
     def __init__(self, steps: tuple[Step, ...], before: bytes, after: bytes) -> None:
         self.steps, self.before, self.after = steps, before, after
 
-    def read(self, data: bytes, tag: LocaleTag) -> LocaleMessages:
+    def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> LocaleMessages:
         raise TypeError("a replay of planned edits is written, not read")
 
-    def edit(self, data: bytes, tag: LocaleTag) -> Document:
+    def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> Document:
         return _ReplayDocument(self, data)
 
 

@@ -1,0 +1,146 @@
+"""Edits planned on one parse give the very bytes that making them one at a time gives.
+
+A Document of a text or XML format plans its edits on one parse and writes them together
+(`formats/shared/splices`); with `PLANS_EDITS = False` it makes each edit at once and parses again,
+as every Document did before: the reference. Seeded random sequences of edits (set, add, delete,
+mark as translated, with texts that need quoting and escaping, keys beside existing ones and under
+new parents) go to both, over every test catalog of each format: each edit must succeed or fail
+alike, `get` must answer alike after each, and the files must come out byte for byte the same.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parlance_i18n import formats
+from parlance_i18n.formats import Document, Value
+from parlance_i18n.locales import parse_locale
+
+CATALOGS = Path(__file__).resolve().parent.parent / "catalogs"
+PROJECTS = Path(__file__).resolve().parent.parent / "loop" / "projects"
+PLANNING = ("yaml", "properties", "apple-strings", "android", "xliff", "stringsdict", "po")
+SEQUENCES = 12
+EDITS = 40
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+TEXTS = ("Hello", "Total: 5", "It's # not: a comment", 'say "hi"', "  leading", "trailing  ", "two\nlines",
+         "%{count} items", "<b>bold</b> & more", "été ü 日本", "yes", "a\\b", "100%", "", "{0} of {1}", "- dash",
+         "tab\there", "@string/x", "?attr", "line\\n", "lit \\u00e9 \\U00FC \\uABCD", "ÄÖÜ ß")
+
+
+def _catalogs(name: str) -> list[tuple[str, Path]]:
+    found = []
+    root = CATALOGS / name
+    for locale_dir in sorted(p for p in root.iterdir() if p.is_dir() and p.name != "unparseable"):
+        found += [(locale_dir.name, file) for file in sorted(locale_dir.rglob("*")) if file.is_file()]
+    for file in sorted((PROJECTS / name).rglob("*")):
+        if file.is_file() and not file.name.endswith(".diff"):
+            parts = [part for part in file.relative_to(PROJECTS / name).parts]
+            locale = "ru" if any("ru" in part for part in parts) else "en"
+            found.append((locale, file))
+    return found
+
+
+CASES = [(name, locale, file) for name in PLANNING for locale, file in _catalogs(name)]
+
+
+def _case_id(case: tuple[str, str, Path]) -> str:
+    name, _, file = case
+    return f"{name}:{file.parent.name}/{file.name}"
+
+
+def _text(rng: random.Random) -> str:
+    text = rng.choice(TEXTS)
+    return text if rng.random() < 0.5 else f"{text} {rng.randrange(1000)}"
+
+
+def _forms(rng: random.Random, current: Value | None) -> dict[str, str]:
+    names = list(current) if isinstance(current, dict) else ["one", "other"]
+    if rng.random() < 0.3:
+        names.append(rng.choice(CATEGORIES))
+    return {name: _text(rng) for name in dict.fromkeys(names)}
+
+
+def _new_key(rng: random.Random, name: str, keys: list[str]) -> str:
+    word = f"k{rng.randrange(10_000)}"
+    if name == "po":
+        return f"Message {word}"
+    if name == "android":
+        base = rng.choice(keys) if keys and rng.random() < 0.7 else "new"
+        return f"{base.split('[')[0]}_{word}"
+    if not keys or rng.random() < 0.2:
+        return ".".join(f"n{rng.randrange(5)}" for _ in range(rng.randrange(1, 4))) + f".{word}"
+    segments = rng.choice(keys).split(".")
+    roll = rng.random()
+    if roll < 0.5 or len(segments) == 1:
+        return ".".join([*segments[:-1], word])
+    if roll < 0.8:
+        return ".".join([*segments[:rng.randrange(1, len(segments))], f"sub{rng.randrange(3)}", word])
+    return ".".join([*segments, word])
+
+
+def _outcome(call: Callable[[], Any]) -> tuple[str, Any]:
+    try:
+        return "ok", call()
+    except (KeyError, ValueError, TypeError, formats.CatalogFileError) as error:
+        return type(error).__name__, str(error)
+
+
+def _run(name: str, locale: str, data: bytes, seed: int) -> None:
+    fmt = formats.get(name)
+    tag = parse_locale(locale)
+    planned = fmt.edit(data, tag)
+    reference = fmt.edit(data, tag)
+    reference.PLANS_EDITS = False  # type: ignore[misc]  # the reference: every edit made at once
+    rng = random.Random(seed)
+    keys = reference.keys()
+    for step in range(EDITS):
+        roll = rng.random()
+        current_keys = keys or ["x"]
+        if roll < 0.45:
+            key = rng.choice(current_keys)
+            current = reference.get(key)
+            value: Value = _forms(rng, current) if isinstance(current, dict) or (name == "stringsdict") else _text(rng)
+            calls: list[Callable[[Document], Any]] = [lambda doc: doc.set(key, value),
+                                                      lambda doc: doc.mark_translated(key)]
+        elif roll < 0.85:
+            key = _new_key(rng, name, keys)
+            value = _forms(rng, None) if name == "stringsdict" or rng.random() < 0.15 else _text(rng)
+            if name == "po" and isinstance(value, dict):
+                value = {str(index): text for index, text in enumerate(value.values())}
+            calls = [lambda doc: doc.add(key, value), lambda doc: doc.mark_translated(key)]
+            keys.append(key)
+        elif roll < 0.95:
+            key = rng.choice(current_keys)
+            calls = [lambda doc: doc.delete(key)]
+        else:
+            key = rng.choice(current_keys)
+            calls = [lambda doc: doc.get(key)]
+        for call in calls:
+            expected = _outcome(lambda: call(reference))
+            got = _outcome(lambda: call(planned))
+            assert got == expected, f"edit {step} on {key!r}"
+            if expected[0] == "CatalogFileError":
+                return  # the edit left a file no parse reads (a YAML anchor deleted): both say so
+        for probe in rng.sample(current_keys, min(3, len(current_keys))) + [key]:
+            assert planned.get(probe) == reference.get(probe), f"get({probe!r}) after edit {step}"
+    assert planned.to_bytes() == reference.to_bytes()
+    assert planned.keys() == reference.keys()
+    for key in reference.keys():
+        assert planned.line_of(key) == reference.line_of(key)
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_planned_edits_write_what_edits_made_one_at_a_time_write(case: tuple[str, str, Path]) -> None:
+    name, locale, file = case
+    data = file.read_bytes()
+    try:
+        formats.get(name).edit(data, parse_locale(locale))
+    except formats.CatalogFileError:
+        pytest.skip("a file this format reads but does not edit")
+    for seed in range(SEQUENCES):
+        _run(name, locale, data, seed)
