@@ -286,8 +286,8 @@ def test_limits_are_handed_to_a_format_that_takes_them_and_checked_for_one_that_
     assert set(parse(counting, data, DE, limits)) == {"a", "b"} and counting.seen == [limits]
     with pytest.raises(CatalogFileError, match=r"max_file_chars"):
         parse(formats.get("icu-json"), data, DE, limits)
-    with pytest.raises(CatalogFileError, match=r"holds 2 messages.*max_file_messages"):
-        parse(formats.get("icu-json"), data, DE, ReadLimits(max_messages=1))
+    with pytest.raises(CatalogFileError, match=r"holds more than 1 messages.*max_file_messages"):
+        parse(formats.get("icu-json"), data, DE, ReadLimits(max_messages=1))  # the format counts as it reads
 
 
 def test_a_locale_folder_leading_out_is_reported_by_its_name_and_not_looked_into(tmp_path: Path) -> None:
