@@ -12,8 +12,10 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -24,7 +26,9 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import stdio_client
 
+from parlance._transport.stop_deadline import WAY_OUT_S
 from parlance.testing import stdio_server_params
+from tests.support import exit_status_within, forced_exit_logged
 
 pytestmark = pytest.mark.anyio
 
@@ -273,3 +277,59 @@ async def test_one_write_call_is_capped_before_any_work(project: Path) -> None:
     assert many.is_error and "INVALID_ARGUMENTS" in _text(many) and "max_write_messages" in _text(many)
     assert long.is_error and "INVALID_ARGUMENTS" in _text(long) and "max_write_chars" in _text(long)
     assert (project / "locales" / "de.json").read_bytes() == before
+
+
+# --- a stop signal during a long read ---------------------------------------------------------------------
+
+GRACE_S = 1.0
+SLACK_S = 1.5  # the process's own way out once the deadline fires, on a loaded CI machine
+
+
+def _large_project(root: Path, keys: int) -> Path:
+    """A project whose first i18n_status reads and checks two 9 MB catalogs: several seconds of parsing and
+    compiling in a worker thread (measured: about 7 s at 90,000 keys per locale)."""
+    (root / "locales").mkdir(parents=True)
+    for code in ("en", "fr"):
+        messages = {f"screen{n // 100}.label{n}": f"{code} {{name}} has {{count, plural, one {{# file}} other {{# files}}}}"
+                    f" in folder {n}" for n in range(keys)}
+        (root / "locales" / f"{code}.json").write_text(json.dumps(messages), encoding="utf-8")
+    config = _config().replace("[packs]", f"[host]\nshutdown_grace_s = {GRACE_S}\n\n[packs]", 1)
+    (root / "parlance.toml").write_text(config, encoding="utf-8")
+    return root / "parlance.toml"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stop_signal_during_a_long_catalog_read_ends_the_server_within_the_grace_period(
+        tmp_path: Path, signum: signal.Signals) -> None:
+    config = _large_project(tmp_path / "big", keys=90_000)
+    log = tmp_path / "stderr.log"
+    env = {k: v for k, v in os.environ.items() if k != "PARLANCE_CONFIG"}
+    with log.open("wb") as stderr:
+        proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--config", str(config)], env=env,
+                                cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                            "protocolVersion": "2025-11-25", "capabilities": {},
+                            "clientInfo": {"name": "raw", "version": "0"}}},
+                        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                         "params": {"name": "i18n_status", "arguments": {}}}):
+            proc.stdin.write((json.dumps(message) + "\n").encode())
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        deadline = time.monotonic() + 60
+        while b'"i18n.locale_loaded"' not in log.read_bytes():  # the read is under way: one file parsed
+            assert proc.poll() is None and time.monotonic() < deadline, "the read never started"
+            time.sleep(0.02)
+        signalled = time.monotonic()
+        proc.send_signal(signum)
+        status, took = exit_status_within(proc, signalled, GRACE_S + WAY_OUT_S + SLACK_S + 5)
+        unanswered = proc.stdout.read()
+    finally:
+        proc.kill()
+        proc.wait()
+    assert status == 128 + signum
+    assert took < GRACE_S + WAY_OUT_S + SLACK_S, f"exited {took:.2f} s after the signal"
+    assert b'"id":2' not in unanswered.replace(b" ", b""), "the read finished before the signal: make it longer"
+    forced_exit_logged(log, signum.name, 128 + signum)
