@@ -3,7 +3,7 @@
 A Document of a text or XML format plans its edits on one parse and writes them together
 (`formats/shared/splices`); with `PLANS_EDITS = False` it makes each edit at once and parses again,
 as every Document did before: the reference. Seeded random sequences of edits (set, add, delete,
-mark as translated, with texts that need quoting and escaping, keys beside existing ones and under
+mark as translated; every third sequence mostly deletes, with texts that need quoting and escaping, keys beside existing ones and under
 new parents) go to both, over every test catalog of each format: each edit must succeed or fail
 alike, `get` must answer alike after each, and the files must come out byte for byte the same.
 """
@@ -98,23 +98,25 @@ def _run(name: str, locale: str, data: bytes, seed: int) -> None:
     reference.PLANS_EDITS = False  # type: ignore[misc]  # the reference: every edit made at once
     rng = random.Random(seed)
     keys = reference.keys()
+    # every third sequence mostly deletes (what i18n_delete_keys asks for), the others mostly write
+    to_set, to_add, to_delete = (0.15, 0.3, 0.95) if seed % 3 == 2 else (0.45, 0.85, 0.95)
     for step in range(EDITS):
         roll = rng.random()
         current_keys = keys or ["x"]
-        if roll < 0.45:
+        if roll < to_set:
             key = rng.choice(current_keys)
             current = reference.get(key)
             value: Value = _forms(rng, current) if isinstance(current, dict) or (name == "stringsdict") else _text(rng)
             calls: list[Callable[[Document], Any]] = [lambda doc: doc.set(key, value),
                                                       lambda doc: doc.mark_translated(key)]
-        elif roll < 0.85:
+        elif roll < to_add:
             key = _new_key(rng, name, keys)
             value = _forms(rng, None) if name == "stringsdict" or rng.random() < 0.15 else _text(rng)
             if name == "po" and isinstance(value, dict):
                 value = {str(index): text for index, text in enumerate(value.values())}
             calls = [lambda doc: doc.add(key, value), lambda doc: doc.mark_translated(key)]
             keys.append(key)
-        elif roll < 0.95:
+        elif roll < to_delete:
             key = rng.choice(current_keys)
             calls = [lambda doc: doc.delete(key)]
         else:
