@@ -238,7 +238,10 @@ class CatalogFormat(ABC):
       `drop_entries` (a key deleted for every locale of a multi-locale file);
     - sources the files carry: `source_is_key` with `source_texts` and `source_messages` (gettext's
       msgid), `carries_source` (XLIFF's `<source>`);
-    - limits: `limits_length` and `max_lengths`.
+    - limits: `limits_length` and `max_lengths`;
+    - what the app's runtime does with a message: `runtime_refusals` (a printf conversion of another
+      type, a rich-text tag dropped or left open, ...) and `extra_plural_categories` (a category
+      the runtime selects beyond the locale's CLDR ones).
 
     A format's own rules for a message (a reserved name, an apostrophe aapt2 refuses) are `Problem`s
     its reader reports: a write is read back before it is made, so they refuse it too.
@@ -417,3 +420,22 @@ class CatalogFormat(ABC):
         """The longest text each key of a file may have, in characters, where the file says it
         (XLIFF 1.2 `maxwidth`)."""
         return {}
+
+    # --- what the app's runtime does with a message ------------------------------------------------------
+
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """Why the app would fail on the translation of `key`, or do with it something other than it
+        does with the source's message: `written` is the target file read back once written (its
+        `text(key)` is the translation), `source` the source's message as its file writes it. One
+        sentence each, naming what is wrong and how to fix it (a printf conversion of another type
+        than the source's for one argument, a component tag dropped or left open, an unclosed
+        nesting). The checks every format shares (syntax, placeholders, plural categories) are made
+        beside these. Default: none."""
+        return []
+
+    def extra_plural_categories(self, tag: LocaleTag, ordinal: bool) -> frozenset[str]:
+        """Plural categories the format's runtime selects for `tag` beyond the locale's CLDR ones
+        (cardinal, or `ordinal`): a form in another category is never shown, so a write holding one
+        is refused. Exact-number branches (`=2`) are always allowed. Default: none (ICU selects by
+        the CLDR categories alone)."""
+        return frozenset()

@@ -127,6 +127,9 @@ class KeyResult:
     status: Literal["written", "unchanged", "refused"]
     reasons: list[str] = field(default_factory=list)
     file: str | None = None
+    completed_from_file: list[str] = field(default_factory=list)
+    """The plural forms not given, kept as the file had them (`["few", "many"]` when only `one` and
+    `other` were given for Russian); empty when the message was written as given."""
 
 
 class StatusInput(BaseModel):

@@ -107,7 +107,7 @@ def work_item(item: WorkItem, root: Path) -> models.WorkItemView:
 def key_result(outcome: KeyOutcome, root: Path) -> models.KeyResult:
     """What a write did with one key, its file relative to the project's folder."""
     return models.KeyResult(outcome.key, outcome.status, [_reason(reason, root) for reason in outcome.reasons],
-                            relative(outcome.file, root))
+                            relative(outcome.file, root), list(outcome.completed_from_file))
 
 
 def skipped_message(problem: FileProblem, root: Path | None = None) -> dict[str, Any]:

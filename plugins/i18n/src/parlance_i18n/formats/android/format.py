@@ -57,6 +57,7 @@ from parlance_i18n.formats.base import (
     DEFAULT_READ_LIMITS,
     CatalogFormat,
     Document,
+    LocaleMessages,
     Problem,
     ReadLimits,
     Renderable,
@@ -142,6 +143,10 @@ class AndroidMessages(TextMessages[_AndroidText]):
         if isinstance(found, tuple):
             return dict(found)
         return found
+
+    def is_formatted(self, key: str) -> bool:
+        """Whether `getString` formats the message (False for `formatted="false"`)."""
+        return key not in self._not_formatted
 
     def get(self, key: str, default: Any = None) -> Any:
         target, hops = key, 0
@@ -295,6 +300,17 @@ class AndroidFormat(CatalogFormat):
 
     def sniff(self, head: bytes) -> bool:
         return b"<resources" in head
+
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """Each argument read by a conversion of the source's type: `getString(id, "Ann")` throws
+        IllegalFormatConversionException where the translation reads argument 1 with `%1$d` (as
+        Android lint's StringFormatMatches reports). Not for `formatted="false"` strings."""
+        if not isinstance(written, AndroidMessages) or not written.is_formatted(key):
+            return []
+        from parlance_i18n.formats.shared.conversions import message_conversion_reasons
+        from parlance_i18n.formats.shared.printf import printf_conversions
+
+        return message_conversion_reasons(source, written.text(key), lambda text: printf_conversions(text, "java"))
 
     def placeholder(self, name: str) -> str:
         """`%1$s` for argument 1 (`getString(id, args...)`), a name as it is."""

@@ -110,6 +110,23 @@ class I18nextFormat(CatalogFormat):
                        source: Value | None) -> list[tuple[str, Value]]:
         return groups.group_writes(document, key, value, source)
 
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """`Trans` tags kept and closed, no unclosed `{{` or `$t(` (`i18next.runtime`)."""
+        from parlance_i18n.formats.i18next.runtime import runtime_refusals
+
+        translation = written.text(key)
+        return runtime_refusals(source, translation) if translation is not None else []
+
+    def extra_plural_categories(self, tag: LocaleTag, ordinal: bool) -> frozenset[str]:
+        """i18next looks a cardinal plural up as `key_zero` when the count is 0, whatever the language
+        (since v21), and an ordinal one as `key_<ordinal category>` after `key_ordinal_<category>`:
+        those forms are shown too."""
+        if ordinal:
+            return frozenset()
+        from parlance_i18n.icu.plurals import plural_rules
+
+        return frozenset({"zero"}) | plural_rules(tag).ordinal_categories
+
     def form_names(self, source: Mapping[str, str], cardinal: Sequence[str], ordinal: Sequence[str]) -> list[str]:
         return groups.form_names(source, cardinal, ordinal)
 

@@ -101,6 +101,7 @@ class PoMessages(LocaleMessages):
         self._texts: dict[str, str | tuple[str, ...]] = {}
         self._lines = array("I")  # each served key's line, in `_texts` order
         self._python: set[str] = set()
+        self._c_format: set[str] = set()
         self._comments: dict[str, str] = {}
         self._plural_ids: dict[str, str] = {}
         self._compiled: dict[str, Any] = {}
@@ -127,6 +128,9 @@ class PoMessages(LocaleMessages):
 
     def is_python_format(self, key: str) -> bool:
         return key in self._python
+
+    def is_c_format(self, key: str) -> bool:
+        return key in self._c_format
 
     def get(self, key: str, default: Any = None) -> Any:
         found = self._compiled.get(key)
@@ -194,6 +198,7 @@ def _read(data: bytes, tag: LocaleTag, forced: str | None = None, *, fast: bool 
     add_line = messages._lines.append
     comments = messages._comments
     python = messages._python
+    c_format = messages._c_format
     plural_ids = messages._plural_ids
     flag_sets: dict[str, frozenset[str]] = {}
     header_line = 0
@@ -319,8 +324,11 @@ def _read(data: bytes, tag: LocaleTag, forced: str | None = None, *, fast: bool 
             texts[key] = tuple(strs)
             plural_ids[key] = plural
         add_line(keyline + 1)
-        if flags is not None and "python-format" in flag_set:
-            python.add(key)
+        if flags is not None:
+            if "python-format" in flag_set:
+                python.add(key)
+            elif "c-format" in flag_set:
+                c_format.add(key)
         if notes is not None:
             comments[key] = notes
     for key in late_plurals:
@@ -358,6 +366,19 @@ class PoFormat(CatalogFormat):
 
     def sniff(self, head: bytes) -> bool:
         return b'msgid "' in head and b"msgstr" in head
+
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """For `c-format` and `python-format` entries, the translation's conversions held to the
+        msgid's as `msgfmt --check` holds them (`po.conversions`)."""
+        if not isinstance(written, PoMessages):
+            return []
+        python, c_format = written.is_python_format(key), written.is_c_format(key)
+        msgid = written.source_text(key) if python or c_format else None
+        if msgid is None:
+            return []
+        from parlance_i18n.formats.po.conversions import c_format_reasons, python_format_reasons
+
+        return (python_format_reasons if python else c_format_reasons)(msgid, written.text(key))
 
     def placeholder(self, name: str) -> str:
         """`%(name)s` for a python-format name, `%s (argument 1)` for a positional argument."""

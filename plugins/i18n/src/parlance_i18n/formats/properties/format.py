@@ -32,6 +32,7 @@ from parlance_i18n.formats.base import (
     DEFAULT_READ_LIMITS,
     CatalogFileError,
     CatalogFormat,
+    LocaleMessages,
     Problem,
     ReadLimits,
     Renderable,
@@ -584,6 +585,18 @@ class PropertiesFormat(CatalogFormat):
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> PropertiesDocument:
         return PropertiesDocument(data, limits)
+
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """No argument given a format type the source does not give it: `{0,number}` throws
+        IllegalArgumentException for the String the application passes where the source has `{0}`,
+        `{0,date}` for a Number. A plain `{0}` formats any value, so it may replace any type."""
+        from parlance_i18n.formats.properties.java_messageformat import argument_conversions
+        from parlance_i18n.formats.shared.conversions import message_conversion_reasons
+
+        compatible = tuple((kind, "any value") for kind in ("a number", "a date"))
+        return message_conversion_reasons(source, written.text(key), lambda text: argument_conversions(text, tag),
+                                          shown="{{{}}}", compatible=compatible,
+                                          keep="keep the source's format type, or write {{{}}} alone")
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """Java's bundle suffix (`ResourceBundle.Control.toBundleName`): `pt_BR`, `zh_Hant_TW`."""

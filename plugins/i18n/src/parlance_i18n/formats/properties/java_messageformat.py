@@ -36,12 +36,15 @@ import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.icu.messageformat import PluralUse
 from parlance_i18n.locales import LocaleTag, babel_locale, likely_region
 
-__all__ = ["JavaMessage", "check_pattern", "compile_java_message"]
+if TYPE_CHECKING:
+    from parlance_i18n.formats.shared.conversions import Conversion
+
+__all__ = ["JavaMessage", "argument_conversions", "check_pattern", "compile_java_message"]
 
 _SIMPLE_PATTERN = re.compile(
     r"(?:[^{}']|\{[0-9]{1,9}(?:,(?:number|date|time)(?:,(?:integer|percent|currency|short|medium|long|full))?)?\})*")
@@ -430,3 +433,30 @@ def check_pattern(text: str, tag: LocaleTag) -> None:
     pattern `text` (a message with `{`); most patterns are checked without parsing them."""
     if not _SIMPLE_PATTERN.fullmatch(text):
         _parse_pattern(text, tag)
+
+
+_KINDS = {None: "any value", "number": "a number", "choice": "a number", "date": "a date", "time": "a date"}
+
+
+def argument_conversions(text: str, tag: LocaleTag) -> list[Conversion]:
+    """Each argument element of `text` with the type of value its format needs (`{0}` any value,
+    `{0,number}` and `{0,choice,...}` a number, `{0,date}` and `{0,time}` a date), choices' texts
+    included; ValueError when MessageFormat would reject `text`."""
+    from parlance_i18n.formats.shared.conversions import Conversion
+
+    if "{" not in text:
+        return []
+    found: list[Conversion] = []
+
+    def collect(parts: tuple[Any, ...]) -> None:
+        for part in parts:
+            if part.__class__ is str:
+                continue
+            found.append(Conversion(str(part[0]), _KINDS[part[1]], part[3]))
+            if part[1] == "choice":
+                for choice in part[2][1]:
+                    if choice.__class__ is not str:
+                        collect(choice)
+
+    collect(_parse_pattern(text, tag))
+    return found

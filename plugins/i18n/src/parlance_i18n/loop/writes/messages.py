@@ -23,7 +23,7 @@ from parlance_i18n.formats import (
 from parlance_i18n.icu.plurals import plural_rules
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.forms import Candidate, Write, candidate_problem, document_writes, has_key, write_into
-from parlance_i18n.loop.validate import check_candidate
+from parlance_i18n.loop.validate import check_candidate, completed_forms
 from parlance_i18n.loop.writes.files import Reader, in_catalog
 from parlance_i18n.loop.writes.plan import Edits, KeyOutcome, Step, WritePlan, document_reason
 from parlance_i18n.model.project import CatalogFile, ProjectLocale
@@ -244,7 +244,8 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
                     problems = [problem for _, problem in sorted(found for part in parts
                                                                  for found in problems_of.get(part, ()))]
                     reasons = check_candidate(fmt, tag, key, rendered, problems, message.source, needed,
-                                              message.glossary_missing, limits.get(key))
+                                              message.glossary_missing, limits.get(key), written=read,
+                                              source_value=message.source_value, given=message.value)
                     if reasons:
                         rejected[key] = reasons
         if rejected:
@@ -252,7 +253,10 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
             remaining, document = [m for m in remaining if m.key not in refused], None
             continue
         outcomes = {key: KeyOutcome(key, "refused", reasons, label) for key, reasons in refused.items()}
-        outcomes.update({key: KeyOutcome(key, "written", [], label) for key in written})
+        values = {m.key: m for m in remaining}
+        outcomes.update({key: KeyOutcome(key, "written", [], label,
+                                         completed_forms(fmt, tag, values[key].value, values[key].source_value))
+                         for key in written})
         outcomes.update({key: KeyOutcome(key, "unchanged", [], label) for key in unchanged})
         return outcomes, after, list(written.values())
 

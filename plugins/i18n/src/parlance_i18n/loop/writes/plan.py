@@ -4,7 +4,7 @@ them, which `apply` replays on each file as it is when written (see the package 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -36,6 +36,8 @@ class KeyOutcome:
     status: Status
     reasons: list[str] = field(default_factory=list)
     file: str | None = None
+    completed_from_file: list[str] = field(default_factory=list)
+    """A plural written with fewer forms than the locale needs: the forms the file's own completed."""
 
 
 class Step(Protocol):
@@ -101,9 +103,10 @@ def apply(plan: WritePlan, *, attempts: int = ATTEMPTS) -> WritePlan:
     outcomes = []
     for outcome in plan.outcomes:
         if outcome.status == "written" and outcome.file in failed:
-            outcome = KeyOutcome(outcome.key, "refused", [*outcome.reasons, failed[outcome.file]], outcome.file)
+            outcome = replace(outcome, status="refused", reasons=[*outcome.reasons, failed[outcome.file]],
+                              completed_from_file=[])
         elif outcome.status == "written" and outcome.file in unchanged:
-            outcome = KeyOutcome(outcome.key, "unchanged", outcome.reasons, outcome.file)
+            outcome = replace(outcome, status="unchanged")
         outcomes.append(outcome)
     return WritePlan(outcomes, files, {path: plan.replay[path] for path in files})
 
