@@ -42,6 +42,8 @@ class CatalogFile:
     """The folder the file is read only inside: the project's, or the catalog's own (None: `folder`)."""
     limits: FileLimits = DEFAULT_FILE_LIMITS
     """What the file may be and expand to (`[packs.i18n] max_file_bytes`, `max_file_messages`, `max_file_chars`)."""
+    template: Path | None = None
+    """The template whose entries are the file's keys (the catalog's `template`, for the file's domain)."""
 
     @property
     def bounds(self) -> Path:
@@ -102,7 +104,9 @@ def discover(source: CatalogSource, source_tag: LocaleTag, *, root: Path | None 
         # No {locale} (one file, or Android's unqualified res/values): the source locale's file.
         tag = source_tag if spelled is None else fmt.parse_spelling(spelled)
         if tag is not None:
-            files.append(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain"), root, limits))
+            domain = fields.get("domain")
+            files.append(CatalogFile(source.label, path, tag, fmt, folder, domain, root, limits,
+                                     source.template_for(domain)))
     if not files and not problems:
         problems.append(FileProblem(source.label, source.path, None, None,
                                     "no file matches this catalog's path: check the path (relative to parlance.toml) "
