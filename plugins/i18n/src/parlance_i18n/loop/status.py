@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -381,8 +380,9 @@ def _templates(files: Iterable[CatalogFile], tag: LocaleTag) -> list[CatalogFile
     """The templates `files` name (the catalog's `template`), each once, as files of the source locale."""
     found: dict[Path, CatalogFile] = {}
     for file in files:
-        if file.template is not None and file.template not in found:
-            found[file.template] = replace(file, path=file.template, tag=tag, template=None)
+        template = file.template_file(tag)
+        if template is not None:
+            found.setdefault(template.path, template)
     return list(found.values())
 
 

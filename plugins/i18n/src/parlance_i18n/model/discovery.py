@@ -10,7 +10,7 @@ import logging
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from parlance_i18n import formats
@@ -49,6 +49,12 @@ class CatalogFile:
     def bounds(self) -> Path:
         """The folder the file must lie inside to be read."""
         return self.root if self.root is not None else self.folder
+
+    def template_file(self, tag: LocaleTag) -> CatalogFile | None:
+        """The file's template, as a file of the catalog for `tag` (the source locale), or None."""
+        if self.template is None:
+            return None
+        return replace(self, path=self.template, tag=tag, template=None)
 
     def read_bytes(self) -> bytes:
         """The file's bytes, through `store` (inside `bounds`, a regular file, under the size limit)."""
