@@ -12,6 +12,7 @@
     path = "locales/{locale}/translation.json"             # relative to parlance.toml; {locale}, {domain}
     format = "i18next"                                     # optional: detected from the files when absent
     name = "web"                                           # optional: how tools and reports name it
+    template = "po/{domain}.pot"                           # optional, gettext: the template whose entries are the keys
     max_output_chars = 10000                               # a rendered message is cut at this length
     max_message_chars = 10000                              # a longer message (or key) is rejected
     max_messages = 100000                                  # per bundle, merges included
@@ -29,6 +30,10 @@
 message compiled when first rendered. `{locale}` in a path matches the format's own spelling of a
 locale (`pt_BR`, `pt-BR`, Android `pt-rBR` / `b+sr+Latn`, Apple `pt-BR` in `pt-BR.lproj`) and
 `{domain}` any gettext domain; Android's unqualified `values` folder is the source locale.
+
+A gettext catalog needs no source locale's file: each locale's PO file carries its sources (msgid,
+msgid_plural). Its `template` (a `.pot`, `{domain}` standing for a file's domain) makes the
+template's entries the keys, as `msgmerge` uses it: the same folder rules hold for it as for `path`.
 
 Locale codes are validated here, so a typo fails at startup with the key that holds it.
 
@@ -104,6 +109,11 @@ class CatalogSource(BaseModel):
                                                  + ", ".join(FORMAT_NAMES) + ".")
     name: str | None = Field(None, min_length=1, max_length=64,
                              description="How tools and reports name the catalog (default: its path).")
+    # Created too: `{domain}` is not a file, and the pack reports a template it cannot read.
+    template: Path | None = Field(None, description="gettext: the template (.pot) whose entries are the catalog's "
+                                                    "keys, as msgmerge uses it; {domain} stands for the file's "
+                                                    "domain. Relative to parlance.toml.",
+                                  json_schema_extra={"x-parlance-created": True})
 
     @field_validator("format")
     @classmethod
@@ -125,9 +135,33 @@ class CatalogSource(BaseModel):
             raise ValueError("{locale} may appear once in a catalog path")
         return value
 
+    @field_validator("template")
+    @classmethod
+    def _template_placeholders(cls, value: Path | None) -> Path | None:
+        if value is None:
+            return value
+        for name in _PLACEHOLDER.findall(str(value)):
+            if name != "domain":
+                raise ValueError(f"unknown placeholder {{{name}}} in the template: a template is every locale's, "
+                                 "so only {domain} may appear (the domain of the locale's file)")
+        return value
+
+    @model_validator(mode="after")
+    def _template_domain(self) -> CatalogSource:
+        if self.template is not None and "{domain}" in str(self.template) and "{domain}" not in str(self.path):
+            raise ValueError("the template names {domain} but the path does not: put {domain} in the path too, or "
+                             "name the template's file")
+        return self
+
     @property
     def label(self) -> str:
         return self.name or str(self.path)
+
+    def template_for(self, domain: str | None) -> Path | None:
+        """The template of a file of `domain` (the template with {domain} filled), or None."""
+        if self.template is None:
+            return None
+        return Path(str(self.template).replace("{domain}", domain)) if domain is not None else self.template
 
 
 class I18nSettings(BaseModel):
@@ -243,16 +277,14 @@ class I18nSettings(BaseModel):
             return self
         root = self.root
         for index, source in enumerate(self.catalogs):
-            where = f"catalogs[{index}].path" + (f" (catalog {source.name!r})" if source.name else "")
-            leads_out = ".." in source.path.parts or (
-                root is not None and not Path(os.path.abspath(fixed_folder(source.path))).is_relative_to(root))
-            if leads_out:
-                raise ValueError(
-                    f"{where} leads outside the project's folder, the folder of parlance.toml (through `..`, an "
-                    "absolute path elsewhere, or a folder on the way that is a link): Parlance reads and writes only "
-                    "inside the project, so a repository cannot point it at your other files. Keep the catalog "
-                    "inside the project, or, to serve files elsewhere on purpose, set [packs.i18n] "
-                    "allow_outside_project = true")
+            for field, path in (("path", source.path), ("template", source.template)):
+                if path is None:
+                    continue
+                where = f"catalogs[{index}].{field}" + (f" (catalog {source.name!r})" if source.name else "")
+                leads_out = ".." in path.parts or (
+                    root is not None and not Path(os.path.abspath(fixed_folder(path))).is_relative_to(root))
+                if leads_out:
+                    raise _outside(where)
         return self
 
     @property
@@ -288,6 +320,15 @@ def fixed_folder(path: Path) -> Path:
             break
         parts.append(part)
     return Path(*parts) if parts else Path(".")
+
+
+def _outside(where: str) -> ValueError:
+    return ValueError(
+        f"{where} leads outside the project's folder, the folder of parlance.toml (through `..`, an "
+        "absolute path elsewhere, or a folder on the way that is a link): Parlance reads and writes only "
+        "inside the project, so a repository cannot point it at your other files. Keep the catalog "
+        "inside the project, or, to serve files elsewhere on purpose, set [packs.i18n] "
+        "allow_outside_project = true")
 
 
 def _canonical(code: str, where: str) -> str:

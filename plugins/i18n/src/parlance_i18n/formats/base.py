@@ -237,7 +237,8 @@ class CatalogFormat(ABC):
     - keys: `message_keys` and `renamed_key` (a message held in several keys), `rename_refusal`,
       `drop_entries` (a key deleted for every locale of a multi-locale file);
     - sources the files carry: `source_is_key` with `source_texts` and `source_messages` (gettext's
-      msgid), `carries_source` (XLIFF's `<source>`);
+      msgid) and `add_from_template` (an entry of the catalog's template), `carries_source` (XLIFF's
+      `<source>`);
     - limits: `limits_length` and `max_lengths`;
     - what the app's runtime does with a message: `runtime_refusals` (a printf conversion of another
       type, a rich-text tag dropped or left open, ...) and `extra_plural_categories` (a category
@@ -410,6 +411,13 @@ class CatalogFormat(ABC):
         """For a `source_is_key` format: the source of each of `keys` the file has, as its text and
         as a message compiled the way the entry's translation is (gettext: with its flags)."""
         return {}
+
+    def add_from_template(self, document: Document, template: bytes, tag: LocaleTag, key: str) -> bool:
+        """For a `source_is_key` format whose catalog names a `template` (gettext's `.pot`): add `key`'s
+        entry of the template to `document`, untranslated, as the format's own merge tool would
+        (`msgmerge`: with the template's notes, references and flags); whether the template has it.
+        KeyError when the document has `key` already. Default: no templates, nothing added."""
+        return False
 
     # --- limits --------------------------------------------------------------------------------------
 

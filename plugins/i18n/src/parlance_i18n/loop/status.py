@@ -20,7 +20,11 @@ fuzzy or invalid (exactly one), and a translated one may also be stale.
 
 Where the source texts come from: the source locale's files of the catalog. Where a key is its
 source text (the format's `source_is_key`: gettext's msgid), the target's own files are the source
-(the source locale rarely has PO files); where a file carries its sources (`carries_source`: XLIFF's
+(the source locale rarely has PO files): each locale's keys are its own file's msgids, as `msgfmt
+--statistics` counts them, untranslated and fuzzy entries included. A catalog that names a
+`template` (a `.pot`) takes the template's entries as its keys, as `msgmerge` does: a key the
+locale's file lacks is missing, and the file's keys the template lacks are `obsolete` (counted
+apart from `total`). Where a file carries its sources (`carries_source`: XLIFF's
 `<source>`) and the source locale has no file, the target's files read for the source language. A
 catalog with none of these is reported with a problem and no keys.
 
@@ -32,12 +36,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, SourceText, Value
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.reports import LocaleStatusReport, SkippedMessage
+from parlance_i18n.model.discovery import file_problem_reason
 from parlance_i18n.model.project import CatalogFile, Project, ProjectLocale, parse
 from parlance_i18n.store import UnsafePath
 
@@ -101,9 +107,9 @@ def _status(view: CatalogView, lock: SourceLock | None, limit: int) -> LocaleSta
         catalog=view.name, locale=locale, total=total, translated=translated,
         missing=len(found[MISSING]), untranslated=len(found[UNTRANSLATED]), fuzzy=len(found[FUZZY]),
         invalid=len(found[INVALID]), stale=len(stale),
-        coverage=round(translated / total, 4) if total else 1.0,
+        coverage=round(translated / total, 4) if total else 1.0, obsolete=len(view.obsolete),
         missing_keys=found[MISSING][:limit], untranslated_keys=found[UNTRANSLATED][:limit],
-        fuzzy_keys=found[FUZZY][:limit], stale_keys=stale[:limit],
+        fuzzy_keys=found[FUZZY][:limit], stale_keys=stale[:limit], obsolete_keys=view.obsolete[:limit],
         invalid_messages=[SkippedMessage(key, reason) for key, reason in reasons[:limit]],
     )
 
@@ -146,8 +152,15 @@ class CatalogView:
         first = source_files or self.target_files
         self.format: CatalogFormat | None = first[0].format if first else None
         keys: dict[str, None] = {}
+        self.obsolete: list[str] = []
+        """Keys of the target's files that their template does not have (msgmerge makes them obsolete)."""
         if self.format is not None and self.format.source_is_key:
-            self._read_key_sources(self.target_files if self.target_files else source_files, keys)
+            own = self.target_files if self.target_files else source_files
+            templates = _templates(own, source.tag)
+            if not templates or not self._read_key_sources(templates, keys, report=True):
+                self._read_key_sources(own, keys)
+            else:
+                self.obsolete = self._not_in_templates(keys)
         elif source_files:
             self._sources = [(f, m) for f, m in source.load() if f.catalog == name]
         elif self.format is not None and self.format.carries_source:
@@ -331,16 +344,46 @@ class CatalogView:
                 continue  # reported with the target's problems
         return found
 
-    def _read_key_sources(self, files: Iterable[CatalogFile], keys: dict[str, None]) -> None:
+    def _read_key_sources(self, files: Iterable[CatalogFile], keys: dict[str, None], *, report: bool = False) -> bool:
+        """The keys of `files` with their sources; whether any file was read. `report`: a file that
+        cannot be read is a problem of the catalog (a template: a locale's own files are reported with
+        the locale's problems)."""
+        read = False
         for file in files:
             try:
                 found = file.format.source_texts(file.read_bytes(), file.tag)
-            except (CatalogFileError, UnsafePath, OSError):
-                continue  # reported with the locale's problems
+            except (CatalogFileError, UnsafePath, OSError) as exc:
+                if report:
+                    self.problems.append((None, f"the template {file.path} cannot be read, so each locale's own "
+                                                f"msgids are its keys: {file_problem_reason(exc)}"))
+                continue
+            read = True
             for key, source in found.items():
                 if key not in self._key_sources:
                     self._key_sources[key] = (file, source)
                     keys[key] = None
+        return read
+
+    def _not_in_templates(self, keys: Mapping[str, None]) -> list[str]:
+        """The target's keys (translated or not) that the templates lack, in file order."""
+        found: dict[str, None] = {}
+        for file in self.target_files:
+            try:
+                own = file.format.source_texts(file.read_bytes(), file.tag)
+            except (CatalogFileError, UnsafePath, OSError):
+                continue  # reported with the locale's problems
+            found.update((key, None) for key in own if key not in keys)
+        return list(found)
+
+
+def _templates(files: Iterable[CatalogFile], tag: LocaleTag) -> list[CatalogFile]:
+    """The templates `files` name (the catalog's `template`), each once, as files of the source locale."""
+    found: dict[Path, CatalogFile] = {}
+    for file in files:
+        template = file.template_file(tag)
+        if template is not None:
+            found.setdefault(template.path, template)
+    return list(found.values())
 
 
 def is_suspicious_copy(source: Value, translation: Value) -> bool:

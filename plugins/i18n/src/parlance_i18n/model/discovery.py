@@ -10,7 +10,7 @@ import logging
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from parlance_i18n import formats
@@ -42,11 +42,19 @@ class CatalogFile:
     """The folder the file is read only inside: the project's, or the catalog's own (None: `folder`)."""
     limits: FileLimits = DEFAULT_FILE_LIMITS
     """What the file may be and expand to (`[packs.i18n] max_file_bytes`, `max_file_messages`, `max_file_chars`)."""
+    template: Path | None = None
+    """The template whose entries are the file's keys (the catalog's `template`, for the file's domain)."""
 
     @property
     def bounds(self) -> Path:
         """The folder the file must lie inside to be read."""
         return self.root if self.root is not None else self.folder
+
+    def template_file(self, tag: LocaleTag) -> CatalogFile | None:
+        """The file's template, as a file of the catalog for `tag` (the source locale), or None."""
+        if self.template is None:
+            return None
+        return replace(self, path=self.template, tag=tag, template=None)
 
     def read_bytes(self) -> bytes:
         """The file's bytes, through `store` (inside `bounds`, a regular file, under the size limit)."""
@@ -102,7 +110,9 @@ def discover(source: CatalogSource, source_tag: LocaleTag, *, root: Path | None 
         # No {locale} (one file, or Android's unqualified res/values): the source locale's file.
         tag = source_tag if spelled is None else fmt.parse_spelling(spelled)
         if tag is not None:
-            files.append(CatalogFile(source.label, path, tag, fmt, folder, fields.get("domain"), root, limits))
+            domain = fields.get("domain")
+            files.append(CatalogFile(source.label, path, tag, fmt, folder, domain, root, limits,
+                                     source.template_for(domain)))
     if not files and not problems:
         problems.append(FileProblem(source.label, source.path, None, None,
                                     "no file matches this catalog's path: check the path (relative to parlance.toml) "

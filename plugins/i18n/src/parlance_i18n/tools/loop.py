@@ -296,12 +296,22 @@ def _locale(project: Project, code: str | None, *, create_hint: bool = False) ->
 
 
 def _source(project: Project) -> ProjectLocale:
+    """The source locale's files; none at all when the catalogs carry their sources in every locale's
+    files (gettext's msgids, XLIFF's `<source>`: `loop.status` reads them there)."""
     found = project.locales.get(project.source_tag.code)
+    if found is None and _sources_in_target_files(project):
+        return ProjectLocale(project.source_tag, [])
     if found is None:
         raise ToolError("NO_SOURCE_FILES", f"no catalog file is for the source locale {project.source_tag.code}: set "
                                            "[packs.i18n] source_locale to the locale the project is written in",
                         {"locale": project.source_tag.code})
     return found
+
+
+def _sources_in_target_files(project: Project) -> bool:
+    """Whether a catalog of the project carries its sources in its translations' files."""
+    return any(file.format.source_is_key or file.format.carries_source
+               for locale in project.locales.values() for file in locale.files)
 
 
 def _refresh(*locales: ProjectLocale) -> None:

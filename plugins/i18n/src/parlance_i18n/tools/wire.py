@@ -84,10 +84,12 @@ def invalid_message(found: InvalidMessage, root: Path | None = None) -> InvalidM
 def locale_status(found: LocaleStatusReport, *, details: bool, root: Path | None = None) -> LocaleStatusReport:
     """One catalog's status in one locale; the keys behind the counts only with `details`."""
     if not details:
-        return replace(found, missing_keys=[], untranslated_keys=[], fuzzy_keys=[], stale_keys=[], invalid_messages=[])
+        return replace(found, missing_keys=[], untranslated_keys=[], fuzzy_keys=[], stale_keys=[], obsolete_keys=[],
+                       invalid_messages=[])
     return replace(
         found, missing_keys=_clip_all(found.missing_keys), untranslated_keys=_clip_all(found.untranslated_keys),
         fuzzy_keys=_clip_all(found.fuzzy_keys), stale_keys=_clip_all(found.stale_keys),
+        obsolete_keys=_clip_all(found.obsolete_keys),
         invalid_messages=[replace(m, key=_clip_key(m.key), reason=_reason(m.reason, root))
                           for m in found.invalid_messages],
     )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from typing import ClassVar
 
 from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, Document, ReadLimits, Value
@@ -213,6 +214,16 @@ class PoDocument(Document):
         entry = self._index.get(key) if key else None
         return None if entry is None else entry.keyline + 1
 
+    def lines(self) -> list[str]:
+        """The file's lines as they are now, each with its line ending."""
+        self._settle()
+        return list(self._lines)
+
+    def spans(self) -> list[tuple[str, int, int, str | None]]:
+        """Each entry's key, first line (its comments'), key line (0-based, of `lines`) and msgid_plural."""
+        self._settle()
+        return [(entry.key, entry.first, entry.keyline, entry.plural) for entry in self._all if entry.key]
+
     def is_fuzzy(self, key: str) -> bool:
         entry = self._entry(key)
         return any(_is_flags_line(line) and "fuzzy" in parse_flags(line.strip()[2:])
@@ -255,13 +266,16 @@ class PoDocument(Document):
             self._replace(entry, entry.strline, entry.end, new)
         entry.strs = _forms(value)
 
-    def add(self, key: str, value: Value, *, msgid_plural: str | None = None) -> None:
+    def add(self, key: str, value: Value, *, msgid_plural: str | None = None, comments: Sequence[str] = ()) -> None:
         """Append a new entry after the last one. A plural value ({"0": ..., ...}) needs a
-        msgid_plural; without one the msgid is used for both."""
+        msgid_plural; without one the msgid is used for both. `comments` are the entry's comment
+        lines as written (`#. ...`, `#: ...`, `#, c-format`), put above it."""
         if not key or key in self._index:
             raise KeyError(key)
+        if any(not line.startswith("#") or "\n" in line or "\r" in line for line in comments):
+            raise ValueError("a PO comment line starts with # and holds no line break")
         ctxt, sep, msgid = key.rpartition(CONTEXT_SEPARATOR)
-        lines: list[str] = []
+        lines: list[str] = list(comments)
         if sep:
             lines += self._wrap("msgctxt", ctxt)
         lines += self._wrap("msgid", msgid)
@@ -269,7 +283,7 @@ class PoDocument(Document):
             lines += self._wrap("msgid_plural", msgid if msgid_plural is None else msgid_plural)
         lines += self._msgstr_lines(value)
         self._encodable("".join(lines))
-        raw: Raw = (0, 0, len(lines) - len(self._msgstr_lines(value)), len(lines), ctxt if sep else None, msgid,
+        raw: Raw = (0, len(comments), len(lines) - len(self._msgstr_lines(value)), len(lines), ctxt if sep else None, msgid,
                     msgid_plural if isinstance(value, dict) else None, _forms(value), isinstance(value, dict), None, None)
         entry = _Entry(key, raw)  # its line numbers counted from its first line, until it is put in the file
         self._index[key] = entry

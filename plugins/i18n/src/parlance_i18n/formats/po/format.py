@@ -403,6 +403,15 @@ class PoFormat(CatalogFormat):
 
         return source_messages(self, data, tag, keys)
 
+    def add_from_template(self, document: Document, template: bytes, tag: LocaleTag, key: str) -> bool:
+        """The template's entry, untranslated, with its comments and flags, as msgmerge adds it (`po.template`)."""
+        from parlance_i18n.formats.po.document import PoDocument
+        from parlance_i18n.formats.po.template import add_from_template
+
+        if not isinstance(document, PoDocument):
+            raise TypeError("a PO template's entry goes into a PO file's Document")
+        return add_from_template(self, document, template, tag, key)
+
     def locale_spelling(self, tag: LocaleTag) -> str:
         """gettext's spelling: `pt_BR`, `sr@latin` (scripts as @modifiers), `ca@valencia`."""
         modifier = _SCRIPT_MODIFIERS.get(tag.script or "")

@@ -48,6 +48,11 @@ class Reader:
                 self._fail(path, f"the file cannot be read ({exc.strerror or exc.__class__.__name__})")
         return self._data[path]
 
+    def file_data(self, file: CatalogFile) -> bytes | None:
+        """The bytes of a catalog's file (a template too), read as that file: inside its bounds."""
+        self._files.setdefault(file.path, file)
+        return self.data(file.path)
+
     def messages(self, file: CatalogFile) -> LocaleMessages | None:
         slot = (file.path, file.tag)
         if slot not in self._messages:

@@ -41,6 +41,8 @@ class _Message:
     source_value: Value | None = None
     source: Renderable | None = None
     glossary_missing: list[str] = field(default_factory=list)
+    template: CatalogFile | None = None
+    """The template to add the entry from, where the target's file lacks it (gettext's `.pot`)."""
 
 
 def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Mapping[str, Candidate], *,
@@ -70,7 +72,9 @@ def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Ma
         before = router.reader.data(path)
         if after is not None and before is not None and after != before:
             files[path] = (before, after)
-            replay[path] = (file, (Edits(file.format, file.tag, tuple(writes), limits=limits),))
+            templates = tuple((m.key, data) for m in items if m.template is not None and outcomes[m.key].status == "written"
+                              and (data := router.reader.file_data(m.template)) is not None)
+            replay[path] = (file, (Edits(file.format, file.tag, tuple(writes), limits=limits, templates=templates),))
     for key, reasons in router.refused.items():
         chosen = router.chosen.get(key)
         results[key] = KeyOutcome(key, "refused", reasons, str(chosen.path) if chosen else None)
@@ -120,6 +124,11 @@ class _Router:
             if found is None:
                 self.refused[key] = [_no_file_reason(counterpart_of, self.source_tag, self.tag)]
                 return
+        if found is None and origin is None:
+            # a key of the catalog's template that the locale's file lacks: added as msgmerge would
+            found, message.template = self._in_template(key)
+            if message.template is not None:
+                self._need_key_source(message.template, key)
         if found is None:
             found, reason = self._new_key_file(key)
             if found is None:
@@ -129,7 +138,7 @@ class _Router:
 
     def _new_key_file(self, key: str) -> tuple[CatalogFile | None, str]:
         if not self.allow_new_keys:
-            return None, _unknown_reason(self.source_tag, key)
+            return None, self._unknown_reason(key)
         catalogs = sorted({file.catalog for file in self.target_files})
         if not catalogs:
             return None, f"{self.tag.code} has no catalog file to add the key to"
@@ -137,6 +146,28 @@ class _Router:
             return None, f"{self.tag.code} has files of several catalogs ({', '.join(catalogs)}): name the catalog " \
                          "to add the key to"
         return self.target_files[0], ""
+
+    def _unknown_reason(self, key: str) -> str:
+        """Why `key` is refused as unknown: where a key is its source text and no source-locale file
+        gives it (gettext's msgids), the files that were looked in, and where new msgids come from."""
+        if self.source_files or not any(file.format.source_is_key for file in self.target_files):
+            return _unknown_reason(self.source_tag, key)
+        templates = sorted({str(file.template) for file in self.target_files if file.template is not None})
+        where = f"the template {', '.join(templates)}" if templates else f"{self.tag.code}'s file"
+        return (f"{where} has no msgid {key!r} (the key is the msgid, with a context msgctxt + \\x04 + msgid): "
+                "check the key; a new message comes from the source code, through xgettext and msgmerge")
+
+    def _in_template(self, key: str) -> tuple[CatalogFile | None, CatalogFile | None]:
+        """(the target file, its template) where the file's template (the catalog's `template`) has
+        `key`; (None, None) when no template has it."""
+        for file in self.target_files:
+            template = file.template_file(self.source_tag)
+            if template is None:
+                continue
+            document = self.reader.document(template)
+            if document is not None and has_key(template.format, document, key):
+                return file, template
+        return None, None
 
     def _need_key_source(self, file: CatalogFile, key: str) -> None:
         self._via_keys.setdefault(file.path, (file, []))[1].append(key)
@@ -158,7 +189,7 @@ class _Router:
                 continue
             message = self.messages[key]
             if message.source_value is None and not self.allow_new_keys:
-                self.refused[key] = [_unknown_reason(self.source_tag, key)]
+                self.refused[key] = [self._unknown_reason(key)]
                 continue
             empty = _empty_reason(message.value, message.source_value)
             if empty is not None:
@@ -202,6 +233,10 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
                 refused[message.key] = [str(exc)]
                 continue
             try:
+                if message.template is not None and not has_key(fmt, document, message.key):
+                    template = reader.file_data(message.template)
+                    if template is None or not fmt.add_from_template(document, template, tag, message.key):
+                        raise ValueError(f"the template {message.template.path} no longer has it")
                 changed = write_into(document, writes)
             except (KeyError, ValueError, TypeError) as exc:  # the format cannot write it (half written: start over)
                 refused[message.key] = [document_reason(exc)]

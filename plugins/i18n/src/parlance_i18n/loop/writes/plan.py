@@ -18,7 +18,7 @@ from parlance_i18n.formats import (
     Value,
 )
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.loop.forms import Write, write_into
+from parlance_i18n.loop.forms import Write, has_key, write_into
 from parlance_i18n.model.project import CatalogFile
 from parlance_i18n.store import ATTEMPTS, ConcurrentChange, check_inside, edit_file, unified_diff
 
@@ -124,9 +124,14 @@ class Edits:
     writes: tuple[tuple[Write, ...], ...]
     renames: tuple[tuple[str, str], ...] = ()
     limits: ReadLimits = DEFAULT_READ_LIMITS
+    templates: tuple[tuple[str, bytes], ...] = ()
+    """(key, its template's bytes): entries the file lacks, added from the template before the writes."""
 
     def run(self, data: bytes) -> bytes:
         document = self.fmt.edit(data, self.tag, self.limits)
+        for key, template in self.templates:
+            if not has_key(self.fmt, document, key) and not self.fmt.add_from_template(document, template, self.tag, key):
+                raise ValueError(f"{key!r} is no longer in the template")
         for writes in self.writes:
             write_into(document, writes)
         for old, new in self.renames:
