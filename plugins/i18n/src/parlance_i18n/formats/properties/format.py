@@ -35,6 +35,7 @@ from parlance_i18n.formats.base import (
     Problem,
     ReadLimits,
     Renderable,
+    Template,
     Value,
 )
 from parlance_i18n.formats.properties.java_messageformat import check_pattern, compile_java_message
@@ -584,6 +585,11 @@ class PropertiesFormat(CatalogFormat):
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> PropertiesDocument:
         return PropertiesDocument(data, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty bundle (`messages_fr.properties`): entries are added with `\\uXXXX` escapes, which
+        every Java version reads (ISO-8859-1 before Java 9, UTF-8 since)."""
+        return b""
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """Java's bundle suffix (`ResourceBundle.Control.toBundleName`): `pt_BR`, `zh_Hant_TW`."""
