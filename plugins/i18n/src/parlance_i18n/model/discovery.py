@@ -152,7 +152,7 @@ def new_file_path(source: CatalogSource, fmt: CatalogFormat, tag: LocaleTag, dom
 
 
 def folder_stamp(path: Path, now: float | None = None) -> FolderStamp:
-    """The folder's stamp, or `"racy"` when it changed within `RACY_SECONDS` of `now` (see there)."""
+    """The folder's stamp, or "racy" when it changed within `RACY_SECONDS` of `now` (see there)."""
     try:
         found = os.stat(path)
     except OSError:
