@@ -22,6 +22,7 @@ from parlance_i18n.formats.base import (
     ReadLimits,
     Renderable,
     SourceText,
+    Template,
     Value,
     facts_of,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "Registered",
     "Renderable",
     "SourceText",
+    "Template",
     "Value",
     "canonical_name",
     "claims",

@@ -55,6 +55,7 @@ __all__ = [
     "ReadLimits",
     "Renderable",
     "SourceText",
+    "Template",
     "Value",
     "facts_of",
 ]
@@ -104,6 +105,15 @@ class SourceText:
     text: Value
     comment: str | None = None
     context: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A file of the same catalog that another locale already has, which a new locale's file may follow
+    (`CatalogFormat.new_file`): its bytes and the locale it was read as (the source locale's, when it has one)."""
+
+    data: bytes
+    tag: LocaleTag
 
 
 class Renderable(Protocol):
@@ -230,7 +240,7 @@ class CatalogFormat(ABC):
     its files do their own way:
 
     - where its files are: `multi_locale`, `locales`, `locale_spelling`, `parse_spelling`,
-      `default_folder`;
+      `default_folder`; a new locale's file: `new_file`;
     - placeholders: `placeholder_pattern` (as a text writes them), `placeholder` (one named in a reason);
     - plurals: `plural_forms` and `plural_value` (a plural held as forms), `message_writes` (a
       caller's message as Document writes), `form_names` (the forms a caller answers);
@@ -295,6 +305,18 @@ class CatalogFormat(ABC):
     """The folder of the default locale's files where the others are `<folder>-<spelling>` (Android
     `values` beside `values-ru`): a path's `values-{locale}` matches it too (as the source locale),
     and a new locale's file goes in `<folder>-<spelling>` beside it."""
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """The bytes of a new file for `tag` that holds no message yet, as the format's own tools start
+        one (an Android `<resources>`, a PO header with `Language` and `Plural-Forms`, an ARB `@@locale`,
+        XLIFF with `target-language` and the template's units untranslated), which a write then fills.
+        `template` is the catalog's file for another locale (the source locale's when it has one), for
+        formats whose new files follow it; `source_tag` is the project's source locale. ValueError,
+        with the reason a caller sees, when the format cannot start a file for `tag`.
+
+        Not asked of a `multi_locale` format: its one file takes a new locale's messages as they come."""
+        raise ValueError(f"{self.name} files cannot be started here: create the file for {tag.code} with the "
+                         "format's own tools, then write again")
 
     # --- placeholders --------------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from parlance_i18n.formats.base import (
     Problem,
     ReadLimits,
     Renderable,
+    Template,
     Value,
     facts_of,
 )
@@ -123,6 +124,10 @@ class IcuJsonFormat(CatalogFormat):
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> IcuJsonDocument:
         return IcuJsonDocument(data, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty object: FormatJS starts a locale's messages as `{}` (flat keys are written into it)."""
+        return b"{\n}\n"
 
     def sniff(self, head: bytes) -> bool:
         return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and _SNIFF.search(head) is not None

@@ -34,6 +34,7 @@ from parlance_i18n.loop.prompting import render_prompt
 from parlance_i18n.loop.status import catalog_status, catalog_views
 from parlance_i18n.loop.workitems import WorkItem, work_items
 from parlance_i18n.loop.writes import WritePlan, apply, plan_delete_keys, plan_rename_key, plan_set_messages
+from parlance_i18n.loop.writes.new_files import NewFiles
 from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.model.project import Project, ProjectLocale
 from parlance_i18n.settings import I18nSettings
@@ -138,12 +139,17 @@ async def _work_page(ctx: I18nContext, locale: str, catalog: str | None, limit: 
 async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
     project = _project(ctx)
     with domain_or_argument_errors:
-        target = _locale(project, args.locale, create_hint=True)
-    return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, args.dry_run)
+        if args.create_locale:  # a locale without files yet: planned with none, its files started by the plan
+            tag = parse_locale(args.locale)
+            target = project.locales.get(tag.code) or ProjectLocale(tag, [])
+        else:
+            target = _locale(project, args.locale, create_hint=True)
+    return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, args.dry_run,
+                      create_locale=args.create_locale)
 
 
 async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
-               catalog: str | None, allow_new_keys: bool, dry_run: bool) -> WriteOutput:
+               catalog: str | None, allow_new_keys: bool, dry_run: bool, *, create_locale: bool = False) -> WriteOutput:
     settings = _settings(ctx)
     _within_write_caps(settings, messages)
     limit = settings.max_message_chars
@@ -157,8 +163,11 @@ async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messag
 
     def plan() -> WritePlan:
         glossary, _ = _glossary(ctx, target.tag)
+        new_files = NewFiles({source.label: source for source in project.sources}, project.source_tag, target.tag,
+                             project.root) if create_locale else None
         return plan_set_messages(target, _source(project), messages, catalog=catalog,
-                                 allow_new_keys=allow_new_keys, glossary_check=glossary.missing_in)
+                                 allow_new_keys=allow_new_keys, glossary_check=glossary.missing_in,
+                                 new_files=new_files)
 
     return await _write(ctx, project, dry_run, plan, [target, _source(project)], record=target)
 
@@ -235,9 +244,11 @@ async def _write(ctx: I18nContext, project: Project, dry_run: bool, plan: Any, r
         for locale in project.locales.values():  # an .xcstrings file is every locale's
             if any(file.path in done.files for file in locale.files):
                 locale.reload()  # every session's next translate sees what was written
+        if done.created or (record is not None and record.tag.code not in project.locales and done.files):
+            _catalog(ctx).refresh_project(force=True)  # a new locale's file: served from the next call
         if record is not None:
-            try:
-                _record_sources(ctx, project, record, done)
+            try:  # a new locale's: now the project's
+                _record_sources(ctx, project, project.locales.get(record.tag.code, record), done)
             except (I18nError, OSError) as exc:  # the files are written: say so, and what was not recorded
                 notes.append(exc.message if isinstance(exc, I18nError) else
                              f"the lock file could not be written ({exc.__class__.__name__}): the translations are "
@@ -274,8 +285,16 @@ def _record_sources(ctx: I18nContext, project: Project, target: ProjectLocale, d
 # --- helpers -------------------------------------------------------------------------------------------
 
 
+def _catalog(ctx: I18nContext) -> Catalog:
+    found: Catalog = ctx.state
+    return found
+
+
 def _project(ctx: I18nContext) -> Project:
-    catalog: Catalog = ctx.state
+    """The project's catalogs, with the files created, deleted or replaced since the last call noticed."""
+    catalog = _catalog(ctx)
+    if catalog.project is not None:
+        catalog.refresh_project()
     if catalog.project is None:
         raise ToolError("NO_CATALOGS", "no project catalogs are configured: add a [[packs.i18n.catalogs]] entry "
                                        "(path with {locale}, relative to parlance.toml) and restart the server")
@@ -286,9 +305,13 @@ def _locale(project: Project, code: str | None, *, create_hint: bool = False) ->
     tag = parse_locale(code)
     found = project.locales.get(tag.code)
     if found is None:
+        unsafe = next((p for p in project.problems if p.key is None and p.reason.endswith("(UNSAFE_PATH)")), None)
+        if unsafe is not None:  # a catalog left out since the last call (its folder became a link): say why
+            raise ToolError("UNSAFE_PATH", f"no catalog file is for {tag.code}: "
+                                           f"{unsafe.reason.removesuffix(' (UNSAFE_PATH)')}", {"locale": tag.code})
         known = ", ".join(project.locales) or "none"
-        hint = (" Create its file first (the catalog's path with {locale} spelled for this locale), then restart."
-                if create_hint else "")
+        hint = (" To start it, call i18n_set_messages with create_locale: true (its file is made from the "
+                "catalog's path)." if create_hint else "")
         raise ToolError("UNKNOWN_LOCALE",
                         f"no catalog file is for {tag.code}; the project's locales are: {known}.{hint}",
                         {"locale": tag.code})

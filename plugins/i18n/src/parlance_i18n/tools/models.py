@@ -167,6 +167,12 @@ class SetMessagesInput(BaseModel):
     catalog: str | None = Field(None, description="The catalog to write, by its name (default: where the key is).")
     dry_run: bool = Field(False, description="Validate and show the diff; write nothing.")
     allow_new_keys: bool = Field(False, description="Accept keys the source locale does not have.")
+    create_locale: bool = Field(
+        False,
+        description="Start the locale's file where its catalog has none (a new locale): made from the catalog's "
+                    "path and the format's own skeleton, then the messages are written into it. With no "
+                    "messages, every catalog's file is started empty.",
+    )
 
 
 class WriteOutput(BaseModel):

@@ -61,6 +61,7 @@ from parlance_i18n.formats.base import (
     Problem,
     ReadLimits,
     Renderable,
+    Template,
     Value,
 )
 from parlance_i18n.formats.shared.messages import FixedText, Relabeled, TextMessages, first_one_used
@@ -297,6 +298,11 @@ class AndroidFormat(CatalogFormat):
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> AndroidDocument:
         return AndroidDocument(data, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """`<resources>` with nothing in it, as Android Studio's Translations Editor starts a
+        `values-<qualifier>/strings.xml` (the folder is `locale_spelling`'s)."""
+        return b'<?xml version="1.0" encoding="utf-8"?>\n<resources>\n</resources>\n'
 
     def sniff(self, head: bytes) -> bool:
         return b"<resources" in head

@@ -27,7 +27,7 @@ from parlance_i18n.formats.apple.strings_syntax import (
     decode,
     trailing_comment,
 )
-from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, Problem, ReadLimits, Renderable, Value
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, Problem, ReadLimits, Renderable, Template, Value
 from parlance_i18n.formats.shared.limits import check_text
 from parlance_i18n.formats.shared.messages import TextMessages, later_one_used
 from parlance_i18n.formats.shared.spelling import lproj_locale
@@ -379,6 +379,10 @@ class AppleStringsFormat(AppleFormat):
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> AppleStringsDocument:
         return AppleStringsDocument(data, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty file: entries are added in UTF-8, which Xcode reads as it reads UTF-16 ones."""
+        return b""
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """The `.lproj` folder's name: `pt-BR`, `zh-Hans`, `zh-Hant-TW`."""

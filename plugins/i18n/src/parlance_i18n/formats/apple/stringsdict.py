@@ -38,6 +38,7 @@ from parlance_i18n.formats.base import (
     Problem,
     ReadLimits,
     Renderable,
+    Template,
     Value,
 )
 from parlance_i18n.formats.shared.limits import check_count
@@ -531,6 +532,11 @@ class StringsdictFormat(AppleFormat):
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> StringsdictDocument:
         return StringsdictDocument(data, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty plist dictionary, as Xcode's "Stringsdict File" template starts one."""
+        return (b'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
+                b'"http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n<dict>\n</dict>\n</plist>\n')
 
     def sniff(self, head: bytes) -> bool:
         return b"<plist" in head

@@ -53,6 +53,7 @@ from parlance_i18n.formats.base import (
     LocaleMessages,
     Problem,
     ReadLimits,
+    Template,
     Value,
 )
 from parlance_i18n.formats.i18next import groups
@@ -95,6 +96,11 @@ class I18nextFormat(CatalogFormat):
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> I18nextDocument:
         return I18nextDocument(data, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty object in the layout's folder, as i18next-parser starts one (keys nest into it as the
+        separator says)."""
+        return b"{\n}\n"
 
     def sniff(self, head: bytes) -> bool:
         """JSON showing i18next's own traits: plural suffix keys, `$t(` nesting, or `{{name}}` without

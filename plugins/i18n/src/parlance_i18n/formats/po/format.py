@@ -38,6 +38,7 @@ from parlance_i18n.formats.base import (
     ReadLimits,
     Renderable,
     SourceText,
+    Template,
     Value,
 )
 from parlance_i18n.formats.po.render import (
@@ -363,6 +364,13 @@ class PoFormat(CatalogFormat):
         from parlance_i18n.formats.po.document import PoDocument
 
         return PoDocument(data, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """As msginit starts one: `Language` and the CLDR `Plural-Forms` in the header, the template's
+        entries untranslated (`new_file`)."""
+        from parlance_i18n.formats.po.new_file import new_po_file
+
+        return new_po_file(self.locale_spelling(tag), tag, template.data if template is not None else None)
 
     def sniff(self, head: bytes) -> bool:
         return b'msgid "' in head and b"msgstr" in head

@@ -36,6 +36,7 @@ from parlance_i18n.formats.base import (
     Problem,
     ReadLimits,
     Renderable,
+    Template,
     Value,
 )
 from parlance_i18n.formats.properties.java_messageformat import check_pattern, compile_java_message
@@ -597,6 +598,11 @@ class PropertiesFormat(CatalogFormat):
         return message_conversion_reasons(source, written.text(key), lambda text: argument_conversions(text, tag),
                                           shown="{{{}}}", compatible=compatible,
                                           keep="keep the source's format type, or write {{{}}} alone")
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty bundle (`messages_fr.properties`): entries are added with `\\uXXXX` escapes, which
+        every Java version reads (ISO-8859-1 before Java 9, UTF-8 since)."""
+        return b""
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """Java's bundle suffix (`ResourceBundle.Control.toBundleName`): `pt_BR`, `zh_Hant_TW`."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import html
 import re
 
-from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFormat, ReadLimits, Renderable
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFormat, ReadLimits, Renderable, Template
 from parlance_i18n.formats.shared.messages import FixedText, TextMessages
 from parlance_i18n.formats.shared.xmledit import split_markup
 from parlance_i18n.formats.shared.limits import check_count
@@ -136,6 +136,12 @@ class XliffFormat(CatalogFormat):
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> XliffDocument:
         return XliffDocument(data, tag, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """The template's units with empty targets in state `new`, the target language set (`new_file`)."""
+        from parlance_i18n.formats.xliff.new_file import new_xliff_file
+
+        return new_xliff_file(tag, source_tag, template.data if template is not None else None)
 
     def sniff(self, head: bytes) -> bool:
         return b"<xliff" in head

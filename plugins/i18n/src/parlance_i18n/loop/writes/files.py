@@ -53,6 +53,11 @@ class Reader:
         self._files.setdefault(file.path, file)
         return self.data(file.path)
 
+    def start(self, file: CatalogFile, data: bytes) -> None:
+        """Read `file`, which is not on disk yet, as holding `data` (a new locale's file: `new_files`)."""
+        self._files[file.path] = file
+        self._data[file.path] = data
+
     def messages(self, file: CatalogFile) -> LocaleMessages | None:
         slot = (file.path, file.tag)
         if slot not in self._messages:

@@ -20,7 +20,7 @@ from parlance_i18n.formats import (
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.forms import Write, has_key, write_into
 from parlance_i18n.model.project import CatalogFile
-from parlance_i18n.store import ATTEMPTS, ConcurrentChange, check_inside, edit_file, unified_diff
+from parlance_i18n.store import ATTEMPTS, ConcurrentChange, check_inside, create_file, edit_file, unified_diff
 
 __all__ = ["DropEntries", "Edits", "KeyOutcome", "Status", "Step", "WritePlan", "apply", "document_reason"]
 
@@ -56,6 +56,9 @@ class WritePlan:
     outcomes: list[KeyOutcome]
     files: dict[Path, tuple[bytes, bytes]]
     replay: dict[Path, tuple[CatalogFile, tuple[Step, ...]]] = field(default_factory=dict, repr=False, compare=False)
+    created: dict[Path, bytes] = field(default_factory=dict, repr=False, compare=False)
+    """Files the plan starts (not on disk when planned), with the bytes each starts as before its edits;
+    their `files` entry is (b"", what they will hold)."""
 
     def diff(self, root: Path | None = None) -> str:
         """A unified diff of every file that changes, paths relative to `root` when given."""
@@ -81,8 +84,19 @@ def apply(plan: WritePlan, *, attempts: int = ATTEMPTS) -> WritePlan:
     for path, (before, after) in plan.files.items():
         file, steps = plan.replay[path]
         try:
-            result = edit_file(path, _Replay(steps, before, after), file.tag, _run, within=file.folder,
-                               attempts=attempts)
+            start = plan.created.get(path)
+            if start is None:
+                result = edit_file(path, _Replay(steps, before, after), file.tag, _run, within=file.folder,
+                                   attempts=attempts)
+            else:  # a new file; when someone created it meanwhile, the edits are made on theirs
+                replay = _ReplayDocument(_Replay(steps, start, after), b"")
+
+                def started(current: bytes | None, attempt: int, replay: _ReplayDocument = replay) -> bytes:
+                    replay._data = start if current is None else current
+                    replay.run()
+                    return replay.to_bytes()
+
+                result = create_file(path, started, within=file.folder, attempts=attempts)
         except ConcurrentChange as exc:
             failed[str(path)] = exc.message
             continue
@@ -108,7 +122,8 @@ def apply(plan: WritePlan, *, attempts: int = ATTEMPTS) -> WritePlan:
         elif outcome.status == "written" and outcome.file in unchanged:
             outcome = replace(outcome, status="unchanged")
         outcomes.append(outcome)
-    return WritePlan(outcomes, files, {path: plan.replay[path] for path in files})
+    return WritePlan(outcomes, files, {path: plan.replay[path] for path in files},
+                     {path: start for path, start in plan.created.items() if path in files})
 
 
 def _run(document: Document) -> None:
