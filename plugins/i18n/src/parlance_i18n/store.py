@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import errno
 import hashlib
 import os
 import secrets
@@ -160,6 +161,10 @@ def check_file(path: Path, root: Path) -> Path:
         status = os.stat(real)
     except FileNotFoundError:
         return real
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # a folder on the way is a link in a circle (the file's own: `_contained`)
+            raise _circular(label_of(path, root)) from None
+        raise
     if not stat.S_ISREG(status.st_mode):
         raise _special(label_of(path, root), status.st_mode)
     return real
@@ -280,7 +285,14 @@ def _contained(path: Path, folder: Path | None, *, place: str = "its catalog's f
                              "inside it, so it was left alone; replace the link with the file", {"file": label})
         raise UnsafePath(f"{label} leads outside {place} (a link, or a folder that is one): Parlance writes only "
                          "inside it, so nothing was written; replace the link with the file", {"file": label})
+    if os.path.islink(real):  # realpath stops at a link it cannot resolve: one that leads to itself, or round
+        raise _circular(label_of(path, folder))
     return real
+
+
+def _circular(label: str) -> UnsafePath:
+    return UnsafePath(f"{label} is a link that leads back to itself (directly or round a circle of links): there is "
+                      "no file to open, so it was left alone; replace the link with the file", {"file": label})
 
 
 @contextmanager

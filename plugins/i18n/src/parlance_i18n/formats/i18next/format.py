@@ -61,6 +61,7 @@ from parlance_i18n.formats.i18next.groups import CARDINAL_SUFFIXES, FORM_SUFFIXE
 from parlance_i18n.formats.i18next.keys import KeyPaths
 from parlance_i18n.formats.i18next.render import OBJECT, I18nextRenderer, variable_names
 from parlance_i18n.formats.shared.js_values import reject_json_constant
+from parlance_i18n.formats.shared.jsonscan import refuse_lone_surrogates
 from parlance_i18n.formats.shared.limits import check_count, check_text
 from parlance_i18n.formats.shared.textedit import detect_bom
 from parlance_i18n.locales import LocaleTag
@@ -174,6 +175,7 @@ def _parse(data: bytes, limits: ReadLimits) -> tuple[dict[str, Any], bool]:
         raise CatalogFileError(f"the file is not valid JSON: {error}") from None
     except RecursionError:
         raise CatalogFileError("the file nests objects too deeply to read") from None
+    refuse_lone_surrogates(text)
     if root.__class__ is not dict:
         raise CatalogFileError(f"an i18next file holds one JSON object of keys and messages, not "
                                f"{_json_kind(root)}", 1)

@@ -279,12 +279,13 @@ def _read(data: bytes, tag: LocaleTag, forced: str | None = None, *, fast: bool 
         most -= 1
         if most < 0:
             raise too_many_messages(limits)
+        if undecodable and (_SURROGATE.search(key) or any(_SURROGATE.search(s) for s in strs)):
+            # Named with U+FFFD for each such byte: the bytes are kept as lone surrogates, which no answer can carry.
+            problems.append(Problem(_SURROGATE.sub("\ufffd", key), keyline + 1,
+                                    f"the entry has bytes that are not valid {codec}, the header's charset"))
+            continue
         if key in texts or key in fuzzy or key in untranslated or (not key and header_line):
             problems.append(Problem(key, keyline + 1, f"{shown_key(key)} is defined twice; the first one is used"))
-            continue
-        if undecodable and (_SURROGATE.search(key) or any(_SURROGATE.search(s) for s in strs)):
-            problems.append(Problem(key, keyline + 1, f"the entry has bytes that are not valid {codec}, "
-                                                      "the header's charset"))
             continue
         if not key:
             header_line = keyline + 1

@@ -65,6 +65,7 @@ _BLANK = " \t\f"  # what Properties.load skips at the start of a line: not \v, n
 _KEY_VALUE = re.compile(r"((?:[^\\=: \t\f]|\\.|\\$)*)([ \t\f]*(?:[=:][ \t\f]*)?)", re.S)
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|(u)|(.)|$)", re.S)
 _CONTROL = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _TRAILING_BACKSLASHES = re.compile(r"\\+$")
 _U_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
 
@@ -205,7 +206,8 @@ def _text_offset(pieces: list[str], starts: list[int], logical: int) -> int:
 
 
 def _unescape(raw: str) -> str:
-    """`Properties.loadConvert`: raises ValueError for a malformed `\\uXXXX`, as Java does."""
+    """`Properties.loadConvert`: raises ValueError for a malformed `\\uXXXX`, as Java does, and for one
+    naming half of a surrogate pair alone, which Java keeps but no answer can carry."""
     if "\\" not in raw:
         return raw
 
@@ -220,7 +222,12 @@ def _unescape(raw: str) -> str:
             return ""
         return _CONTROL.get(other, other)
 
-    return join_surrogates(_ESCAPE.sub(replace, raw), "surrogatepass")  # \uD83D\uDE00 is one character in Java
+    text = join_surrogates(_ESCAPE.sub(replace, raw), "surrogatepass")  # \uD83D\uDE00 is one character in Java
+    if _LONE_SURROGATE.search(text):
+        raise ValueError("has a \\uXXXX escape naming half of a surrogate pair (\\ud800-\\udfff) without the other "
+                         "half: Java keeps it, but no answer nor UTF-8 text can carry it; write the character "
+                         "itself, or both halves")
+    return text
 
 
 def _comment_above(contents: list[str], comments: set[int], first: int) -> list[int]:
