@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from parlance_i18n.formats import LocaleMessages, facts_of
+from parlance_i18n.formats import facts_of
 from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 from parlance_i18n.loop.status import TRANSLATED, UNTRANSLATED, CatalogView, catalog_views, status_of
 from parlance_i18n.model.project import FileProblem, Project, ProjectLocale
@@ -41,17 +41,20 @@ def check_project(project: Project, source: ProjectLocale, targets: list[Project
     after each locale (progress for a long check)."""
     order = [entry.label for entry in project.sources]
     reports: list[LocaleReport] = []
+    expected: dict[str, _SourceArguments] = {}  # per catalog, read once for every locale
     for done, target in enumerate(targets, 1):
         for view in catalog_views(source, target, catalog=catalog, order=order):
-            reports.append(_catalog_report(view, source, target, limit))
+            arguments = expected.get(view.name)
+            if arguments is None:
+                arguments = expected[view.name] = _SourceArguments(source, view.name)
+            reports.append(_catalog_report(view, arguments, source is target, target, limit))
         if checked is not None:
             checked(done, len(targets), target.tag.code)
     return reports
 
 
-def _catalog_report(view: CatalogView, source: ProjectLocale, target: ProjectLocale, limit: int) -> LocaleReport:
-    sources = [messages for file, messages in source.load() if file.catalog == view.name]
-    against_itself = source is target
+def _catalog_report(view: CatalogView, expected: _SourceArguments, against_itself: bool, target: ProjectLocale,
+                    limit: int) -> LocaleReport:
     rules = plural_rules(view.target_tag)
     mismatches: list[ArgumentMismatch] = []
     gaps: list[PluralGap] = []
@@ -66,7 +69,7 @@ def _catalog_report(view: CatalogView, source: ProjectLocale, target: ProjectLoc
         if facts is None:
             return
         arguments, plurals = facts
-        wanted = None if against_itself else _source_arguments(sources, key)
+        wanted = None if against_itself else expected.of(key)
         if wanted is not None and arguments != wanted:
             mismatches.append(ArgumentMismatch(key, sorted(wanted - arguments), sorted(arguments - wanted)))
         for use in plurals:
@@ -88,15 +91,31 @@ def _catalog_report(view: CatalogView, source: ProjectLocale, target: ProjectLoc
     )
 
 
-def _source_arguments(sources: list[LocaleMessages], key: str) -> frozenset[str] | None:
-    """The arguments of the source's message for `key` in this catalog, or None (no message to compare
-    with: a key that is its own source, gettext's msgid, or one the source's files do not hold)."""
-    for messages in sources:
-        if key in messages:
-            ask = getattr(messages, "facts", None)
-            found = ask(key) if ask is not None else facts_of(messages.get(key))
-            return None if found is None else frozenset(found[0])
-    return None
+class _SourceArguments:
+    """The arguments of the source's messages of one catalog, each read once (on first need) for every
+    locale checked against it."""
+
+    def __init__(self, source: ProjectLocale, catalog: str) -> None:
+        self._sources = [messages for file, messages in source.load() if file.catalog == catalog]
+        self._found: dict[str, frozenset[str] | None] = {}
+
+    def of(self, key: str) -> frozenset[str] | None:
+        """The arguments of the source's message for `key`, or None (no message to compare with: a key
+        that is its own source, gettext's msgid, or one the source's files do not hold)."""
+        try:
+            return self._found[key]
+        except KeyError:
+            pass
+        found = self._found[key] = self._read(key)
+        return found
+
+    def _read(self, key: str) -> frozenset[str] | None:
+        for messages in self._sources:
+            if key in messages:
+                ask = getattr(messages, "facts", None)
+                facts = ask(key) if ask is not None else facts_of(messages.get(key))
+                return None if facts is None else frozenset(facts[0])
+        return None
 
 
 def _invalid_messages(view: CatalogView, target: ProjectLocale, invalid: set[str]) -> list[InvalidMessage]:

@@ -173,6 +173,7 @@ class CatalogView:
         for _, messages in self.target_layers:
             self._untranslatable.update(getattr(messages, "untranslatable_keys", ()))
         self.keys: list[str] = [key for key in keys if key not in self._untranslatable]
+        self._one_source = self._sources[0][1].text if len(self._sources) == 1 and not self._key_sources else None
         self._key_set = set(self.keys)
         for problem in target.problems:
             if problem.catalog != name:
@@ -192,6 +193,8 @@ class CatalogView:
 
     def source_text(self, key: str) -> Value | None:
         """The text to translate: a str, or forms by category (a PO plural's are `one`/`other`: msgid, msgid_plural)."""
+        if self._one_source is not None:  # the usual catalog, one source file: asked of every key
+            return self._one_source(key)
         entry = self._key_sources.get(key)
         if entry is not None:
             return entry[1].text
