@@ -259,6 +259,7 @@ def test_relative_paths_resolve_against_the_config_file_from_any_working_folder(
     (pack / "pack.toml").write_text('name = "fr"\nversion = "0.1.0"\nlanguages = ["fr"]\n')
     (pack / "messages" / "fr.json").write_text(json.dumps({"greeting": "Bonjour du paquet"}))
     (project / "parlance.toml").write_text('[packs]\nenabled = ["i18n"]\n[packs.i18n]\nbundle_dirs = ["locales"]\n'
+                                           'language_pack_bundles = true\n'  # the language pack's bundle is read
                                            '[language_packs]\npaths = ["lp"]\nautoload = false\n')
     elsewhere.mkdir()
     (elsewhere / "locales").mkdir()  # a decoy: the working folder's locales must not be read

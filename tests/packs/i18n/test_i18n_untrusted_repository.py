@@ -128,7 +128,7 @@ async def test_a_catalog_file_linking_outside_is_neither_served_nor_written(proj
         assert SECRET not in answer and "outside" not in answer.replace("leads outside", "")
         assert str(project.parent) not in answer  # no absolute path: the target's, or the project's
     assert translated.structured_content["fallback"] is True  # type: ignore[index]
-    [problem] = check.structured_content["locales"][0]["invalid_messages"]  # type: ignore[index]
+    [problem] = check.structured_content["locales"][0]["file_problems"]  # type: ignore[index]
     assert problem["file"] == "locales/fr.json" and "UNSAFE_PATH" in problem["reason"]
     [report] = status.structured_content["catalogs"]  # type: ignore[index]
     assert any("UNSAFE_PATH" in m["reason"] and "locales/fr.json" in m["reason"] for m in report["invalid_messages"])
@@ -224,9 +224,9 @@ async def test_special_files_are_reported_and_never_opened_for_a_blocking_read(p
             written = await client.call_tool("i18n_set_messages", {"locale": "de", "messages": {"cart": "Warenkorb"}})
     assert not check.is_error and not status.is_error and not written.is_error
     reports = {r["code"]: r for r in check.structured_content["locales"]}  # type: ignore[index]
-    assert {p["file"] for p in reports["fr"]["invalid_messages"]} == {"locales/fr.json"}
-    assert {p["file"] for p in reports["it"]["invalid_messages"]} == {"locales/it.json"}
-    assert "FIFO" in reports["fr"]["invalid_messages"][0]["reason"]
+    assert {p["file"] for p in reports["fr"]["file_problems"]} == {"locales/fr.json"}
+    assert {p["file"] for p in reports["it"]["file_problems"]} == {"locales/it.json"}
+    assert "FIFO" in reports["fr"]["file_problems"][0]["reason"]
     assert written.structured_content["notes"]  # type: ignore[index]  # the lock file: not written
     assert (project / "parlance-i18n.lock").is_fifo()
 
@@ -239,7 +239,7 @@ async def test_a_ten_megabyte_key_is_answered_small(project: Path) -> None:
     (project / "locales" / "de.json").write_text(json.dumps({**DE, huge: "y"}), encoding="utf-8")
     with anyio.fail_after(60):
         async with _client(project) as client:
-            check = await client.call_tool("i18n_check", {})
+            check = await client.call_tool("i18n_check", {"details": True})
             status = await client.call_tool("i18n_status", {"locale": "de", "details": True})
     assert not check.is_error and not status.is_error
     assert len(_text(check)) < 20_000 and len(check.content[0].text) < 20_000  # type: ignore[union-attr]
@@ -260,10 +260,10 @@ async def test_file_limits_are_settings_and_a_file_past_one_is_a_problem_naming_
         async with _client(project) as client:
             check = await client.call_tool("i18n_check", {})
     reports = {r["code"]: r for r in check.structured_content["locales"]}  # type: ignore[index]
-    assert "max_file_messages" in reports["fr"]["invalid_messages"][0]["reason"]
-    assert "max_file_bytes" in reports["it"]["invalid_messages"][0]["reason"]
-    assert "max_file_chars" in reports["es"]["invalid_messages"][0]["reason"]
-    assert reports["de"]["invalid_messages"] == []
+    assert "max_file_messages" in reports["fr"]["file_problems"][0]["reason"]
+    assert "max_file_bytes" in reports["it"]["file_problems"][0]["reason"]
+    assert "max_file_chars" in reports["es"]["file_problems"][0]["reason"]
+    assert reports["de"]["file_problems"] == []
 
 
 async def test_one_write_call_is_capped_before_any_work(project: Path) -> None:

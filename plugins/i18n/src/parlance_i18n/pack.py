@@ -70,8 +70,11 @@ def parlance_register_resources(register: RegisterResource) -> None:
 @hookimpl
 def parlance_lifespan(settings: I18nSettings | None,
                       language_packs: LanguagePacks) -> contextlib.AbstractAsyncContextManager[Catalog]:
-    files = [f for lp in language_packs.all() for f in lp.files("messages", "*.json") + lp.files("messages", "*.po")]
-    return _catalog(settings or I18nSettings(), files)
+    settings = settings or I18nSettings()
+    # Language packs' sample bundles are not the project's: they join only when the config asks.
+    files = [f for lp in language_packs.all() for f in lp.files("messages", "*.json") + lp.files("messages", "*.po")
+             ] if settings.language_pack_bundles else []
+    return _catalog(settings, files)
 
 
 @contextlib.asynccontextmanager

@@ -5,6 +5,7 @@
     fallbacks = {"pt-BR" = ["pt-PT"], default = ["en"]}    # extra lookup steps; `default` ends every chain
     source_locale = "en"                                   # what translations are made from (default: default_locale)
     bundle_dirs = ["locales"]                              # <locale>.json / <locale>.po loaded at startup
+    language_pack_bundles = false                          # true: language packs' sample bundles join too
     write = false                                          # true: offer the tools that write catalog files
     glossaries = ["glossary/de.toml"]                      # win over language packs' glossary/<lang>.toml
 
@@ -36,6 +37,12 @@ msgid_plural). Its `template` (a `.pot`, `{domain}` standing for a file's domain
 template's entries the keys, as `msgmerge` uses it: the same folder rules hold for it as for `path`.
 
 Locale codes are validated here, so a typo fails at startup with the key that holds it.
+
+**The project's namespace.** The locales and keys the tools report are the project's own: its
+catalogs, `bundle_dirs`, and what a session adds. Language packs give their prompts, glossaries and
+style notes; their sample bundles (`messages/`: `cart.items`, `app.greeting`, ...) join only with
+`language_pack_bundles = true` (which `parlance demo` and a setup without a project of its own may
+want), so a project's counts never include keys it does not have.
 
 **The project's folder.** Every file the pack opens must lie inside `project_root`, which the host
 sets to the folder of parlance.toml (the working folder without one; see `store` for the rule). A
@@ -192,6 +199,12 @@ class I18nSettings(BaseModel):
     )
     bundle_dirs: list[Path] = Field(
         default_factory=list, description="Directories of <locale>.json / <locale>.po files."
+    )
+    language_pack_bundles: bool = Field(
+        False, description="Load the message bundles of language packs' messages/ folders (samples such as "
+                           "cart.items) as bundles. Off, the locales and keys are the project's own: its "
+                           "catalogs, bundle_dirs and what a session adds; language packs still give prompts, "
+                           "glossaries and notes."
     )
     max_output_chars: int = Field(
         default=10_000, ge=16, le=10_000_000, description="Rendered messages are cut at this length."

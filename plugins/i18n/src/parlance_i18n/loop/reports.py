@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["LocaleStatusReport", "SkippedMessage"]
+from parlance_i18n.model.reports import FileLevelProblem
+
+__all__ = ["FileLevelProblem", "LocaleStatusReport", "SkippedMessage"]
 
 
 @dataclass(frozen=True)
@@ -46,3 +48,5 @@ class LocaleStatusReport:
     stale_keys: list[str] = field(default_factory=list)
     obsolete_keys: list[str] = field(default_factory=list)
     invalid_messages: list[SkippedMessage] = field(default_factory=list)
+    file_problems: list[FileLevelProblem] = field(default_factory=list)
+    """Files of the catalog (target or source) that could not be read; listed with or without details."""

@@ -34,24 +34,25 @@ catalog with none of these is reported with a problem and no keys.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.errors import I18nError
-from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, SourceText, Value
+from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, SourceText, Value, facts_of
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.loop.reports import LocaleStatusReport, SkippedMessage
+from parlance_i18n.loop.reports import FileLevelProblem, LocaleStatusReport, SkippedMessage
 from parlance_i18n.model.discovery import file_problem_reason
-from parlance_i18n.model.project import CatalogFile, Project, ProjectLocale, parse
+from parlance_i18n.model.project import CatalogFile, FileProblem, Project, ProjectLocale, parse
 from parlance_i18n.store import UnsafePath
 
 if TYPE_CHECKING:
+    from parlance_i18n.icu.facts import Facts
     from parlance_i18n.loop.lockfile import SourceLock
 
-__all__ = ["CatalogView", "LocaleStatusReport", "SkippedMessage", "UnknownCatalog", "catalog_status", "catalog_views",
-           "is_suspicious_copy"]
+__all__ = ["CatalogView", "FileLevelProblem", "LocaleStatusReport", "SkippedMessage", "UnknownCatalog", "catalog_status",
+           "catalog_views", "is_suspicious_copy", "status_of"]
 
 MISSING, UNTRANSLATED, FUZZY, INVALID, TRANSLATED = "missing", "untranslated", "fuzzy", "invalid", "translated"
 
@@ -83,16 +84,21 @@ def catalog_status(project: Project, source: ProjectLocale, target: ProjectLocal
     """The status of `target` against `source`, one entry per catalog of the target locale (of the
     source when the target has no file yet), in the configured order; `catalog` picks one."""
     order = [entry.label for entry in project.sources]
-    return [_status(view, lock, limit) for view in catalog_views(source, target, catalog=catalog, order=order)]
+    return [status_of(view, lock, limit) for view in catalog_views(source, target, catalog=catalog, order=order)]
 
 
-def _status(view: CatalogView, lock: SourceLock | None, limit: int) -> LocaleStatusReport:
+def status_of(view: CatalogView, lock: SourceLock | None, limit: int,
+              each: Callable[[str, str], None] | None = None) -> LocaleStatusReport:
+    """The status of one catalog view; `each(key, state)` is told every key's state as it is found
+    (i18n_check reads its own findings in the same pass, so its counts are these)."""
     found: dict[str, list[str]] = {MISSING: [], UNTRANSLATED: [], FUZZY: [], INVALID: [], TRANSLATED: []}
     stale: list[str] = []
     locale = view.target_tag.code
     for key in view.keys:
         state = view.state(key, compile=True)
         found[state].append(key)
+        if each is not None:
+            each(key, state)
         if state == TRANSLATED and lock is not None:
             source = view.source_text(key)
             if source is not None and lock.stale(view.name, locale, key, source):
@@ -111,6 +117,7 @@ def _status(view: CatalogView, lock: SourceLock | None, limit: int) -> LocaleSta
         missing_keys=found[MISSING][:limit], untranslated_keys=found[UNTRANSLATED][:limit],
         fuzzy_keys=found[FUZZY][:limit], stale_keys=stale[:limit], obsolete_keys=view.obsolete[:limit],
         invalid_messages=[SkippedMessage(key, reason) for key, reason in reasons[:limit]],
+        file_problems=[FileLevelProblem(str(p.path), p.line, p.reason) for p in view.file_problems[:limit]],
     )
 
 
@@ -144,6 +151,10 @@ class CatalogView:
         self.problem: str | None = None
         """Why the catalog has no source keys, or None."""
         self.problems: list[tuple[str | None, str]] = []
+        self.file_problems: list[FileProblem] = []
+        """The catalog's files that could not be read: the target's, then the source's."""
+        self._unreadable: set[Path] = set()
+        self._last_facts: tuple[str, Facts | None] | None = None
         self._sources: list[tuple[CatalogFile, LocaleMessages]] = []
         self._key_sources: dict[str, tuple[CatalogFile, SourceText]] = {}
         self._untranslatable: set[str] = set()
@@ -174,19 +185,28 @@ class CatalogView:
         for _, messages in self.target_layers:
             self._untranslatable.update(getattr(messages, "untranslatable_keys", ()))
         self.keys: list[str] = [key for key in keys if key not in self._untranslatable]
+        self._one_source = self._sources[0][1].text if len(self._sources) == 1 and not self._key_sources else None
         self._key_set = set(self.keys)
         for problem in target.problems:
             if problem.catalog != name:
                 continue
             if problem.key is None:
                 self.problems.append((None, f"{problem.path.name}: {problem.reason}"))
+                self.file_problems.append(problem)
+                self._unreadable.add(problem.path)
             else:
-                self.problems.append((self._owner(problem.key), problem.reason))
+                self.problems.append((self.owner_of(problem.key), problem.reason))
+        if source is not target:
+            self.file_problems.extend(problem for problem in source.problems
+                                      if problem.catalog == name and problem.key is None
+                                      and problem.path not in self._unreadable)
 
     # --- the source side ----------------------------------------------------------------------------------------
 
     def source_text(self, key: str) -> Value | None:
         """The text to translate: a str, or forms by category (a PO plural's are `one`/`other`: msgid, msgid_plural)."""
+        if self._one_source is not None:  # the usual catalog, one source file: asked of every key
+            return self._one_source(key)
         entry = self._key_sources.get(key)
         if entry is not None:
             return entry[1].text
@@ -289,11 +309,11 @@ class CatalogView:
                 translation = messages.text(key)
                 break
         else:
-            return MISSING
+            return INVALID if self._blocked(key) else MISSING
         source = self.source_text(key)
         if translation is None or (translation == "" and source):
             return MISSING
-        if compile and messages.get(key) is None:
+        if compile and self._probe(messages, key) is None:
             self._invalid.add(key)
             reason = next((p.reason for p in reversed(messages.problems) if p.key == key),
                           "the translation cannot be compiled")
@@ -302,6 +322,47 @@ class CatalogView:
         if self.same_language or source is None or (translation != source and isinstance(translation, str)):
             return TRANSLATED  # the common case, decided without looking at the words
         return UNTRANSLATED if is_suspicious_copy(source, translation) else TRANSLATED
+
+    def _blocked(self, key: str) -> bool:
+        """Whether the file that would hold `key` could not be read: its translation is unknown, and
+        writing one cannot succeed until the file is fixed, so the key is invalid rather than missing."""
+        if not self._unreadable:
+            return False
+        file = self.target_file(key)
+        return file is not None and file.path in self._unreadable
+
+    def _probe(self, messages: LocaleMessages, key: str) -> Facts | None:
+        """What the served message uses (None when it cannot be used), read as cheaply as the format
+        allows (an ICU message from one parse, compiling nothing); kept for `served_facts`."""
+        ask = getattr(messages, "facts", None)
+        found: Facts | None = ask(key) if ask is not None else facts_of(messages.get(key))
+        self._last_facts = (key, found)
+        return found
+
+    def served_facts(self, key: str) -> Facts | None:
+        """(arguments, plural uses) of the target's message for `key`, or None: what `state(key,
+        compile=True)` just read when it was asked about this key last."""
+        last = self._last_facts
+        if last is not None and last[0] == key:
+            return last[1]
+        for _, messages in self.target_layers:
+            if key in messages:
+                return self._probe(messages, key)
+        return None
+
+    def extra_keys(self) -> list[str]:
+        """Keys the target's files of this catalog hold that the source does not (a plural form of a
+        source key, i18next's `items_few`, is not one); none when the catalog has no source keys."""
+        if self.problem is not None:
+            return []
+        found = dict.fromkeys(key for _, messages in self.target_layers for key in messages)
+        return sorted(key for key in found if key not in self._untranslatable and self.owner_of(key) not in self._key_set)
+
+    def message_count(self) -> int:
+        """How many messages the target's files of this catalog hold (each key once)."""
+        if len(self.target_layers) == 1:
+            return len(self.target_layers[0][1])
+        return len({key for _, messages in self.target_layers for key in messages})
 
     def has_key(self, key: str) -> bool:
         """Whether `key` is one of the source's keys to translate."""
@@ -326,7 +387,7 @@ class CatalogView:
     def _invalid(self) -> set[str]:
         return {key for key, _ in self.problems if key is not None and key in self._key_set}
 
-    def _owner(self, key: str) -> str:
+    def owner_of(self, key: str) -> str:
         """The source key a problem's key belongs to (i18next reports `items_few` of the group `items`)."""
         if key in self._key_set:
             return key

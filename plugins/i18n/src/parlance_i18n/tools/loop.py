@@ -36,7 +36,8 @@ from parlance_i18n.loop.workitems import WorkItem, work_items
 from parlance_i18n.loop.writes import WritePlan, apply, plan_delete_keys, plan_rename_key, plan_set_messages
 from parlance_i18n.loop.writes.new_files import NewFiles
 from parlance_i18n.model.catalog import Catalog
-from parlance_i18n.model.project import Project, ProjectLocale
+from parlance_i18n.model.project import FileProblem, Project, ProjectLocale
+from parlance_i18n.model.reports import InvalidMessage
 from parlance_i18n.settings import I18nSettings
 from parlance_i18n.store import check_file
 from parlance_i18n.tools.context import I18nContext
@@ -54,7 +55,7 @@ from parlance_i18n.tools.models import (
     WorkItemView,
     WriteOutput,
 )
-from parlance_i18n.tools.wire import domain_or_argument_errors, key_result, locale_status, work_item
+from parlance_i18n.tools.wire import domain_or_argument_errors, invalid_message, key_result, locale_status, work_item
 
 __all__ = ["delete_keys", "missing", "rename_key", "set_messages", "status", "translate_missing"]
 
@@ -69,12 +70,16 @@ _SAMPLE_MAX_TOKENS = 8192
 
 async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
     project = _project(ctx)
+    root = _root(ctx)
+    # A catalog whose path matches no file (or a file of no known format) is the project's problem,
+    # named by its pattern: said in every answer, and the whole answer when nothing else was found.
+    problems = [invalid_message(_invalid(problem), root) for problem in project.problems]
+    if not project.locales and problems:
+        return StatusOutput(source_locale=project.source_tag.code, catalogs=[], catalog_problems=problems)
     with domain_or_argument_errors:
         locales = [_locale(project, args.locale)] if args.locale is not None else list(project.locales.values())
     source = _source(project)
     lock = _lock(ctx, project)
-
-    root = _root(ctx)
 
     def build() -> list[LocaleStatusReport]:
         reports = []
@@ -88,7 +93,7 @@ async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
 
     with domain_or_argument_errors:  # an unknown catalog, a lock file that is not one: sentences, not crashes
         catalogs = await anyio.to_thread.run_sync(build)
-    return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs)
+    return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs, catalog_problems=problems)
 
 
 async def missing(args: MissingInput, ctx: I18nContext) -> ToolResult[MissingOutput]:
@@ -325,8 +330,12 @@ def _source(project: Project) -> ProjectLocale:
     if found is None and _sources_in_target_files(project):
         return ProjectLocale(project.source_tag, [])
     if found is None:
-        raise ToolError("NO_SOURCE_FILES", f"no catalog file is for the source locale {project.source_tag.code}: set "
-                                           "[packs.i18n] source_locale to the locale the project is written in",
+        unmatched = sorted({problem.catalog for problem in project.problems if problem.key is None})
+        why = (f"the catalog{'s' if len(unmatched) > 1 else ''} {', '.join(map(repr, unmatched))} "
+               f"{'match' if len(unmatched) > 1 else 'matches'} no file or cannot be read (see i18n_status's "
+               "catalog_problems): check the path in [[packs.i18n.catalogs]]; or ") if unmatched else ""
+        raise ToolError("NO_SOURCE_FILES", f"no catalog file is for the source locale {project.source_tag.code}: "
+                                           f"{why}set [packs.i18n] source_locale to the locale the project is written in",
                         {"locale": project.source_tag.code})
     return found
 
@@ -335,6 +344,10 @@ def _sources_in_target_files(project: Project) -> bool:
     """Whether a catalog of the project carries its sources in its translations' files."""
     return any(file.format.source_is_key or file.format.carries_source
                for locale in project.locales.values() for file in locale.files)
+
+
+def _invalid(problem: FileProblem) -> InvalidMessage:
+    return InvalidMessage(problem.catalog, str(problem.path), problem.line, problem.key, problem.reason)
 
 
 def _refresh(*locales: ProjectLocale) -> None:

@@ -71,7 +71,11 @@ class ListLocalesOutput(BaseModel):
 
 class CheckInput(BaseModel):
     locale: str | None = Field(None, description="Check only this locale (default: every loaded locale).")
-    limit: int = Field(100, ge=1, le=10_000, description="Most keys listed per kind of finding.")
+    catalog: str | None = Field(None, description="Only this catalog of the project, by its name in parlance.toml.")
+    details: bool = Field(False, description="Also list the keys behind each count (up to `limit` each); without "
+                                             "it, counts and the files that cannot be read.")
+    limit: int = Field(100, ge=1, le=10_000, description="Most keys listed per kind of finding, with details.")
+    cursor: str | None = Field(None, max_length=512, description="`next_cursor` of the previous page.")
 
 
 class CheckOutput(BaseModel):
@@ -83,6 +87,9 @@ class CheckOutput(BaseModel):
     catalog_problems: list[InvalidMessage] = Field(
         default_factory=list, description="Configured catalogs that match no file, or files whose format is unknown."
     )
+    next_cursor: str | None = Field(
+        None, description="More reports follow (an answer is kept to about 8 KB): pass it as `cursor`; null on the "
+                          "last page.")
 
 
 # --- the localization loop: status, work items, writes ------------------------------------------------
@@ -142,6 +149,9 @@ class StatusInput(BaseModel):
 class StatusOutput(BaseModel):
     source_locale: str
     catalogs: list[LocaleStatusReport]
+    catalog_problems: list[InvalidMessage] = Field(
+        default_factory=list, description="Configured catalogs that match no file (naming the path pattern), or "
+                                          "files whose format is unknown.")
 
 
 class MissingInput(BaseModel):
