@@ -12,6 +12,7 @@
     path = "locales/{locale}/translation.json"             # relative to parlance.toml; {locale}, {domain}
     format = "i18next"                                     # optional: detected from the files when absent
     name = "web"                                           # optional: how tools and reports name it
+    syntax = "symfony"                                     # optional: the framework's syntax inside messages
     max_output_chars = 10000                               # a rendered message is cut at this length
     max_message_chars = 10000                              # a longer message (or key) is rejected
     max_messages = 100000                                  # per bundle, merges included
@@ -29,6 +30,13 @@
 message compiled when first rendered. `{locale}` in a path matches the format's own spelling of a
 locale (`pt_BR`, `pt-BR`, Android `pt-rBR` / `b+sr+Latn`, Apple `pt-BR` in `pt-BR.lproj`) and
 `{domain}` any gettext domain; Android's unqualified `values` folder is the source locale.
+
+`syntax` says what a framework writes inside a format's messages where the format cannot tell: XLIFF
+`symfony` (`%name%` and `{{ name }}` parameters, `|` plurals; `+intl-icu` domains are ICU), `symfony-icu`
+(every file ICU MessageFormat), `angular` (ICU in `<target>`, `<x id="INTERPOLATION"/>`) or `plain`
+(none, nothing detected); properties `always-messageformat` (the application formats every message
+with `MessageFormat`, so `''` is one apostrophe even without arguments). Unset, each XLIFF file's
+syntax is told from the file where it shows (the formats say how: `CatalogFormat.for_file`).
 
 Locale codes are validated here, so a typo fails at startup with the key that holds it.
 
@@ -63,7 +71,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from parlance_i18n import formats
 from parlance_i18n.errors import InvalidLocale
-from parlance_i18n.formats import FORMAT_NAMES
+from parlance_i18n.formats import FORMAT_NAMES, SYNTAXES
 from parlance_i18n.locales import LocaleTag, parse_locale
 
 __all__ = ["DEFAULT_LIMITS", "CatalogSource", "I18nSettings", "Limits", "fixed_folder"]
@@ -104,6 +112,9 @@ class CatalogSource(BaseModel):
                                                  + ", ".join(FORMAT_NAMES) + ".")
     name: str | None = Field(None, min_length=1, max_length=64,
                              description="How tools and reports name the catalog (default: its path).")
+    syntax: str | None = Field(None, description="What the framework writes inside the messages, where the "
+                                                 "format's own rules do not say (default: told from each file "
+                                                 "where it shows, else none): " + ", ".join(SYNTAXES) + ".")
 
     @field_validator("format")
     @classmethod
@@ -114,6 +125,20 @@ class CatalogSource(BaseModel):
             except KeyError as exc:
                 raise ValueError(str(exc.args[0])) from None
         return value
+
+    @model_validator(mode="after")
+    def _known_syntax(self) -> CatalogSource:
+        """A syntax some format knows, and the catalog's own format's when it names one."""
+        if self.syntax is None:
+            return self
+        if self.format is not None:
+            known = formats.syntaxes_of(self.format)
+            if self.syntax not in known:
+                choices = f"choose one of: {', '.join(known)}" if known else "it has none: remove `syntax`"
+                raise ValueError(f"syntax {self.syntax!r} is not one the {self.format} format knows; {choices}")
+        elif self.syntax not in SYNTAXES:
+            raise ValueError(f"unknown syntax {self.syntax!r}; choose one of: {', '.join(SYNTAXES)}")
+        return self
 
     @field_validator("path")
     @classmethod

@@ -29,10 +29,12 @@ from parlance_i18n.formats.registry import (
     ALIASES,
     FORMAT_NAMES,
     REGISTRY,
+    SYNTAXES,
     Registered,
     canonical_name,
     claims,
     implementation,
+    syntaxes_of,
 )
 
 __all__ = [
@@ -40,6 +42,7 @@ __all__ = [
     "DEFAULT_READ_LIMITS",
     "FORMAT_NAMES",
     "REGISTRY",
+    "SYNTAXES",
     "CatalogFileError",
     "CatalogFormat",
     "Document",
@@ -55,6 +58,7 @@ __all__ = [
     "detect",
     "facts_of",
     "get",
+    "syntaxes_of",
 ]
 
 _loaded: dict[str, CatalogFormat] = {}
