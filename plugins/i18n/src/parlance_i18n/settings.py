@@ -14,6 +14,7 @@
     format = "i18next"                                     # optional: detected from the files when absent
     name = "web"                                           # optional: how tools and reports name it
     template = "po/{domain}.pot"                           # optional, gettext: the template whose entries are the keys
+    syntax = "symfony"                                     # optional: the framework's syntax inside messages
     max_output_chars = 10000                               # a rendered message is cut at this length
     max_message_chars = 10000                              # a longer message (or key) is rejected
     max_messages = 100000                                  # per bundle, merges included
@@ -35,6 +36,13 @@ locale (`pt_BR`, `pt-BR`, Android `pt-rBR` / `b+sr+Latn`, Apple `pt-BR` in `pt-B
 A gettext catalog needs no source locale's file: each locale's PO file carries its sources (msgid,
 msgid_plural). Its `template` (a `.pot`, `{domain}` standing for a file's domain) makes the
 template's entries the keys, as `msgmerge` uses it: the same folder rules hold for it as for `path`.
+
+`syntax` says what a framework writes inside a format's messages where the format cannot tell: XLIFF
+`symfony` (`%name%` and `{{ name }}` parameters, `|` plurals; `+intl-icu` domains are ICU), `symfony-icu`
+(every file ICU MessageFormat), `angular` (ICU in `<target>`, `<x id="INTERPOLATION"/>`) or `plain`
+(none, nothing detected); properties `always-messageformat` (the application formats every message
+with `MessageFormat`, so `''` is one apostrophe even without arguments). Unset, each XLIFF file's
+syntax is told from the file where it shows (the formats say how: `CatalogFormat.for_file`).
 
 Locale codes are validated here, so a typo fails at startup with the key that holds it.
 
@@ -75,7 +83,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from parlance_i18n import formats
 from parlance_i18n.errors import InvalidLocale
-from parlance_i18n.formats import FORMAT_NAMES
+from parlance_i18n.formats import FORMAT_NAMES, SYNTAXES
 from parlance_i18n.locales import LocaleTag, parse_locale
 
 __all__ = ["DEFAULT_LIMITS", "CatalogSource", "I18nSettings", "Limits", "fixed_folder"]
@@ -121,6 +129,9 @@ class CatalogSource(BaseModel):
                                                     "keys, as msgmerge uses it; {domain} stands for the file's "
                                                     "domain. Relative to parlance.toml.",
                                   json_schema_extra={"x-parlance-created": True})
+    syntax: str | None = Field(None, description="What the framework writes inside the messages, where the "
+                                                 "format's own rules do not say (default: told from each file "
+                                                 "where it shows, else none): " + ", ".join(SYNTAXES) + ".")
 
     @field_validator("format")
     @classmethod
@@ -131,6 +142,20 @@ class CatalogSource(BaseModel):
             except KeyError as exc:
                 raise ValueError(str(exc.args[0])) from None
         return value
+
+    @model_validator(mode="after")
+    def _known_syntax(self) -> CatalogSource:
+        """A syntax some format knows, and the catalog's own format's when it names one."""
+        if self.syntax is None:
+            return self
+        if self.format is not None:
+            known = formats.syntaxes_of(self.format)
+            if self.syntax not in known:
+                choices = f"choose one of: {', '.join(known)}" if known else "it has none: remove `syntax`"
+                raise ValueError(f"syntax {self.syntax!r} is not one the {self.format} format knows; {choices}")
+        elif self.syntax not in SYNTAXES:
+            raise ValueError(f"unknown syntax {self.syntax!r}; choose one of: {', '.join(SYNTAXES)}")
+        return self
 
     @field_validator("path")
     @classmethod

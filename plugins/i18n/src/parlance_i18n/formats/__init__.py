@@ -30,10 +30,12 @@ from parlance_i18n.formats.registry import (
     ALIASES,
     FORMAT_NAMES,
     REGISTRY,
+    SYNTAXES,
     Registered,
     canonical_name,
     claims,
     implementation,
+    syntaxes_of,
 )
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "DEFAULT_READ_LIMITS",
     "FORMAT_NAMES",
     "REGISTRY",
+    "SYNTAXES",
     "CatalogFileError",
     "CatalogFormat",
     "Document",
@@ -57,6 +60,7 @@ __all__ = [
     "detect",
     "facts_of",
     "get",
+    "syntaxes_of",
 ]
 
 _loaded: dict[str, CatalogFormat] = {}

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -239,6 +239,7 @@ class CatalogFormat(ABC):
     about them. Each capability has a default that suits most formats; a format overrides the ones
     its files do their own way:
 
+    - a framework's syntax inside its messages: `syntaxes`, `for_file` (the instance a file is read with);
     - where its files are: `multi_locale`, `locales`, `locale_spelling`, `parse_spelling`,
       `default_folder`; a new locale's file: `new_file`;
     - placeholders: `placeholder_pattern` (as a text writes them), `placeholder` (one named in a reason);
@@ -261,11 +262,14 @@ class CatalogFormat(ABC):
     if TYPE_CHECKING:
         name: ClassVar[str]
         suffixes: ClassVar[tuple[str, ...]]
+        syntaxes: ClassVar[tuple[str, ...]]
     else:
         name = _Registered()
         """The `format = "..."` name in parlance.toml, e.g. "i18next" (from the registry)."""
         suffixes = _Registered()
         """File name endings this format claims when detecting, e.g. (".po", ".pot") (from the registry)."""
+        syntaxes = _Registered()
+        """The inner syntaxes a catalog of this format may name (`syntax = "symfony"`), from the registry."""
 
     multi_locale: ClassVar[bool] = False
     """True when one file holds every locale (`.xcstrings`): read and edit then pick `tag`'s part."""
@@ -284,6 +288,19 @@ class CatalogFormat(ABC):
         """Whether a file starting with `head` (its first 4 KiB) looks like this format, used only
         when the suffix is shared (`.json`: icu-json, i18next, arb, xcstrings). Default: no opinion."""
         return False
+
+    def for_file(self, file_name: str, syntax: str | None, head: Callable[[], bytes]) -> CatalogFormat:
+        """This format as it reads, renders and validates the file called `file_name` of a catalog whose
+        `syntax` setting is given (None: not set), for a format whose messages may hold a framework's
+        own syntax (`syntaxes`: Symfony's parameters and plurals inside XLIFF, MessageFormat applied to
+        every Java message): an instance bound to the syntax the setting names, else to the one the file
+        shows without doubt (its name; its first bytes, which `head()` reads). ValueError, naming the
+        choices, for a syntax the format does not know. Default: the format itself."""
+        if syntax is not None and syntax not in self.syntaxes:
+            known = ", ".join(self.syntaxes) or "none"
+            raise ValueError(f"the catalog's syntax {syntax!r} is not one the {self.name} format knows "
+                             f"(its syntaxes: {known})")
+        return self
 
     # --- where its files are ------------------------------------------------------------------------
 
@@ -320,10 +337,11 @@ class CatalogFormat(ABC):
 
     # --- placeholders --------------------------------------------------------------------------------
 
-    placeholder_pattern: ClassVar[re.Pattern[str] | None] = None
+    placeholder_pattern: re.Pattern[str] | None = None
     """Placeholders as a text of the format writes them (`{{name}}`, `%1$s`, an XLIFF `<x id="1"/>`),
     which work items list for a translation to keep (`%%` is taken out first). None: the compiled
-    message's arguments are listed, as `{name}` (ICU, Java MessageFormat)."""
+    message's arguments are listed, as `{name}` (ICU, Java MessageFormat). A format bound to an
+    inner syntax (`for_file`) may set its own."""
 
     def placeholder(self, name: str) -> str:
         """A compiled message's argument `name` as a reason names it: "the placeholder {name}" (ICU),

@@ -1,7 +1,9 @@
 """Which files a `[[packs.i18n.catalogs]]` entry matches, by locale: the pattern's `{locale}` and
 `{domain}` read in each format's own spelling, the catalog's one format told from its files, and
 what is skipped on the way (a link or folder that leads outside the project, a file no format
-claims) as problems. Nothing is read but the first bytes a shared suffix needs to tell its format.
+claims) as problems. Each file gets its format bound to the catalog's `syntax` or to the one the file
+shows (`CatalogFormat.for_file`). Nothing is read but the first bytes a shared suffix needs to tell
+its format, or a format its syntax.
 
 Discovery also notes every folder it looked into (`watch`), with a stamp of each (`folder_stamp`):
 a file created, deleted or renamed in one changes its stamp, so that a project sees new and removed
@@ -17,6 +19,7 @@ import re
 import time
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -113,6 +116,11 @@ def discover(source: CatalogSource, source_tag: LocaleTag, *, root: Path | None 
                 continue
             problems.append(FileProblem(source.label, path, None, None,
                                         "the format cannot be told from the file name: set `format` for this catalog"))
+            continue
+        try:
+            fmt = fmt.for_file(path.name, source.syntax, partial(_head, path, root))
+        except ValueError as exc:  # the catalog names a syntax its files' format does not know
+            problems.append(FileProblem(source.label, path, None, None, str(exc)))
             continue
         if fmt.multi_locale:
             try:
@@ -292,6 +300,15 @@ def _format_of(source: CatalogSource, path: Path, root: Path) -> CatalogFormat |
         except (UnsafePath, OSError):
             return None
     return formats.detect(path, head)
+
+
+def _head(path: Path, root: Path) -> bytes:
+    """The first bytes of a file, for a format telling its syntax (nothing when it cannot be read: the
+    read that serves it reports why)."""
+    try:
+        return read_head(path, root=root)
+    except (UnsafePath, OSError):
+        return b""
 
 
 def file_problem_reason(exc: BaseException) -> str:

@@ -21,12 +21,17 @@ Messages are `java.text.MessageFormat` patterns, compiled and rendered by `java_
 file is read, and one MessageFormat rejects is reported and skipped; a message without `{` is plain
 text, returned as written, as Java returns it when an application asks for it without arguments.
 
+With `syntax = "always-messageformat"` (the application formats every message, as Jenkins' localizer
+and Spring's `alwaysUseMessageFormat` do), every message is a pattern: `Don''t` prints `Don't`, and
+a write whose apostrophe MessageFormat would swallow is refused (`runtime_refusals`).
+
 `locale_spelling` is Java's bundle suffix: `pt_BR`, `zh_Hant_TW` (`messages_pt_BR.properties`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from parlance_i18n.formats.base import (
     DEFAULT_READ_LIMITS,
@@ -39,7 +44,11 @@ from parlance_i18n.formats.base import (
     Template,
     Value,
 )
-from parlance_i18n.formats.properties.java_messageformat import check_pattern, compile_java_message
+from parlance_i18n.formats.properties.java_messageformat import (
+    check_pattern,
+    compile_java_message,
+    quotes_without_braces,
+)
 from parlance_i18n.formats.shared.limits import check_text, too_many_messages
 from parlance_i18n.formats.shared.messages import TextMessages, later_one_used
 from parlance_i18n.formats.shared.spelling import LEGACY_LANGUAGES
@@ -68,6 +77,9 @@ _CONTROL = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _TRAILING_BACKSLASHES = re.compile(r"\\+$")
 _U_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
+_ALWAYS = "always-messageformat"
+_BOUND: dict[str, PropertiesFormat] = {}
+"""The one format instance of each syntax (no syntax: the registry's own)."""
 
 
 # --- the file as Properties.load reads it -------------------------------------------------------------
@@ -258,18 +270,19 @@ class PropertiesMessages(TextMessages[str]):
     """One `.properties` file's messages: texts held, compiled into `JavaMessage`s on first use."""
 
     def __init__(self, texts: dict[str, str], comments: dict[str, str], problems: list[Problem],
-                 tag: LocaleTag) -> None:
+                 tag: LocaleTag, *, always: bool = False) -> None:
         super().__init__(texts, comments, problems)
         self._tag = tag
+        self._always = always
 
     def _compile(self, key: str, text: str) -> Renderable:
-        return compile_java_message(text, self._tag)
+        return compile_java_message(text, self._tag, always=self._always)
 
     def _reason(self, key: str, error: Exception) -> str:
         return f"the message {error}"
 
 
-def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> PropertiesMessages:
+def _read(data: bytes, tag: LocaleTag, limits: ReadLimits, always: bool = False) -> PropertiesMessages:
     text, _, bom = _decode(data, limits)
     entries, contents, comments = _scan(text, False, limits)
     texts: dict[str, str] = {}
@@ -295,7 +308,7 @@ def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> PropertiesMessages
             texts.pop(key, None)  # the later value takes the earlier one's place in file order
             notes.pop(key, None)
         lines[key] = line
-        if "{" in value:
+        if "{" in value or (always and "'" in value):
             try:
                 check_pattern(value, tag)  # validated now to be reported; compiled when used
             except ValueError as error:
@@ -309,7 +322,7 @@ def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> PropertiesMessages
             note = _comment_text(contents, attached)
             if note:
                 notes[key] = note
-    return PropertiesMessages(texts, notes, problems, tag)
+    return PropertiesMessages(texts, notes, problems, tag, always=always)
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -586,10 +599,26 @@ def _odd_backslashes(line: str) -> bool:
 
 
 class PropertiesFormat(CatalogFormat):
-    """Java `.properties` resource bundles (`messages_pt_BR.properties`)."""
+    """Java `.properties` resource bundles (`messages_pt_BR.properties`). `syntax`
+    `always-messageformat`: the application formats every message with MessageFormat (Jenkins'
+    localizer, Spring's `alwaysUseMessageFormat`), so `''` prints one apostrophe in every message."""
+
+    def __init__(self, syntax: str | None = None) -> None:
+        self.syntax = syntax
+        self._always = syntax == _ALWAYS
+
+    def for_file(self, file_name: str, syntax: str | None, head: Callable[[], bytes]) -> CatalogFormat:
+        """Bound to the catalog's `syntax`: the application's use of MessageFormat cannot be told from
+        the files."""
+        super().for_file(file_name, syntax, head)
+        if syntax is None:
+            return self
+        if syntax not in _BOUND:
+            _BOUND[syntax] = PropertiesFormat(syntax)
+        return _BOUND[syntax]
 
     def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> PropertiesMessages:
-        return _read(data, tag, limits)
+        return _read(data, tag, limits, self._always)
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> PropertiesDocument:
         return PropertiesDocument(data, limits)
@@ -602,9 +631,23 @@ class PropertiesFormat(CatalogFormat):
         from parlance_i18n.formats.shared.conversions import message_conversion_reasons
 
         compatible = tuple((kind, "any value") for kind in ("a number", "a date"))
-        return message_conversion_reasons(source, written.text(key), lambda text: argument_conversions(text, tag),
-                                          shown="{{{}}}", compatible=compatible,
-                                          keep="keep the source's format type, or write {{{}}} alone")
+        reasons = message_conversion_reasons(source, written.text(key), lambda text: argument_conversions(text, tag),
+                                             shown="{{{}}}", compatible=compatible,
+                                             keep="keep the source's format type, or write {{{}}} alone")
+        return reasons + self._apostrophe_reasons(written.text(key))
+
+    def _apostrophe_reasons(self, text: Value | None) -> list[str]:
+        """An apostrophe MessageFormat takes as a quote, so it never prints (and hides what follows from
+        formatting): in every message when the application formats them all, else in a pattern."""
+        if not isinstance(text, str) or "'" not in text or not (self._always or "{" in text):
+            return []
+        lost = quotes_without_braces(text)
+        if not lost:
+            return []
+        why = ("the application formats every message with MessageFormat" if self._always
+               else "the message is a MessageFormat pattern")
+        return [f"has {'an apostrophe' if lost == 1 else f'{lost} apostrophes'} that MessageFormat takes as a quote "
+                f"and does not print ({why}): write '' for each apostrophe (Don''t prints Don't)"]
 
     def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
         """An empty bundle (`messages_fr.properties`): entries are added with `\\uXXXX` escapes, which

@@ -3,7 +3,8 @@
 
 A message without `{` is plain and returned as written (`Don''t` keeps both apostrophes): Java
 applies MessageFormat only when the application calls it, which applications do for messages that
-take arguments. A message with `{` is a pattern: `''` is one apostrophe, a lone `'` quotes what
+take arguments, unless the application formats every message (Jenkins' localizer, Spring's
+`alwaysUseMessageFormat`: `compile_java_message(..., always=True)`). A message with `{` is a pattern: `''` is one apostrophe, a lone `'` quotes what
 follows (`It's {0}` prints `Its {0}`). `check_pattern` finds what `applyPattern` (and, for a
 choice's texts, formatting) would reject: unmatched braces, a bad argument index, an unknown type, a
 broken choice, number or date pattern; the reason is a sentence that follows "the message".
@@ -44,7 +45,7 @@ from parlance_i18n.locales import LocaleTag, babel_locale, likely_region
 if TYPE_CHECKING:
     from parlance_i18n.formats.shared.conversions import Conversion
 
-__all__ = ["JavaMessage", "argument_conversions", "check_pattern", "compile_java_message"]
+__all__ = ["JavaMessage", "argument_conversions", "check_pattern", "compile_java_message", "quotes_without_braces"]
 
 _SIMPLE_PATTERN = re.compile(
     r"(?:[^{}']|\{[0-9]{1,9}(?:,(?:number|date|time)(?:,(?:integer|percent|currency|short|medium|long|full))?)?\})*")
@@ -262,10 +263,42 @@ def _unquoted(pattern: str) -> str:
     return "".join(piece for number, piece in enumerate(pattern.split("'")) if number % 2 == 0)
 
 
-def compile_java_message(text: str, tag: LocaleTag) -> JavaMessage:
+def compile_java_message(text: str, tag: LocaleTag, *, always: bool = False) -> JavaMessage:
     """The message `text` of locale `tag`; raises ValueError (what is wrong, to follow "the message")
-    when MessageFormat would reject it. A text without `{` is plain and never rejected."""
-    return JavaMessage(text, _parse_pattern(text, tag) if "{" in text else None, tag)
+    when MessageFormat would reject it. A text without `{` is plain and never rejected, unless
+    `always` (the application formats every message: `Don''t` prints `Don't`)."""
+    return JavaMessage(text, _parse_pattern(text, tag) if always or "{" in text else None, tag)
+
+
+def quotes_without_braces(text: str) -> int:
+    """How many apostrophes of the pattern `text` MessageFormat takes as quotes and does not print, where
+    the writer meant an apostrophe (`Don't` prints `Dont`; `''` prints one): a quote around no brace,
+    or one left open to the end. A closed quote around a brace (`'{0}'`) is meant."""
+    lost = 0
+    depth = 0
+    quoted: list[str] | None = None  # the text of the open quote, at the top level
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "'" and text[i + 1:i + 2] == "'":
+            i += 2
+            continue
+        if char == "'" and depth == 0:
+            if quoted is None:
+                quoted = []
+            else:
+                lost += 0 if any(c in "{}" for c in quoted) else 2
+                quoted = None
+        elif quoted is not None:
+            quoted.append(char)
+        elif char == "{":
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+        i += 1
+    if quoted is not None:  # a quote left open to the end is never meant (`It's {0}` prints `Its {0}`)
+        lost += 1
+    return lost
 
 
 class JavaMessage:
@@ -430,7 +463,7 @@ def _format_moment(moment: datetime, kind: str, style: str, tag: LocaleTag) -> s
 
 def check_pattern(text: str, tag: LocaleTag) -> None:
     """Raise ValueError (what is wrong, to follow "the message") when MessageFormat would reject the
-    pattern `text` (a message with `{`); most patterns are checked without parsing them."""
+    pattern `text`; most patterns are checked without parsing them."""
     if not _SIMPLE_PATTERN.fullmatch(text):
         _parse_pattern(text, tag)
 
