@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from parlance import LanguagePacks, RegisterDemo, RegisterResource, RegisterTool, hookimpl
+from parlance import LanguagePacks, RegisterCommand, RegisterDemo, RegisterResource, RegisterTool, hookimpl
 
 from parlance_i18n import demo
 from parlance_i18n.settings import I18nSettings
@@ -84,6 +84,15 @@ async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> A
     from parlance_i18n.model.catalog import Catalog
 
     yield await anyio.to_thread.run_sync(Catalog.from_settings, settings, language_pack_files)
+
+
+@hookimpl
+def parlance_register_commands(register: RegisterCommand) -> None:
+    from parlance_i18n import project_init  # the layout finder loads only for `parlance init`
+
+    register("init", help="Find the catalogs in this repository and write parlance.toml with their "
+                          "[[packs.i18n.catalogs]] entries and source_locale (--dry-run prints it).",
+             configure=project_init.configure, run=project_init.run)
 
 
 @hookimpl
