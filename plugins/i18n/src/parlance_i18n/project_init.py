@@ -107,9 +107,10 @@ def render(found: Survey, *, write: bool = False) -> str:
 def _names(catalogs: list[FoundCatalog]) -> list[str]:
     """A distinct name per catalog: its file's name without the locale (`common`, `django`, `app`), else
     its folder's (`locales`); a repeated one gets its format's name, then a number."""
-    names = [_name(catalog.pattern) for catalog in catalogs]
+    plain = [_name(catalog.pattern) for catalog in catalogs]
+    names = list(plain)
     for index, catalog in enumerate(catalogs):
-        if names.count(names[index]) > 1:
+        if plain.count(plain[index]) > 1:
             names[index] = f"{names[index]}-{catalog.format.name}"[:_MAX_NAME]
     seen: dict[str, int] = {}
     for index, name in enumerate(names):
