@@ -294,3 +294,21 @@ def test_the_walk_is_bounded(tmp_path: Path) -> None:
     assert len(survey(repo).catalogs) == 2
     cut = survey(repo, Bounds(max_entries=3))
     assert cut.visited == 4 and any("stopped after 3 folder entries" in note for note in cut.notes)
+
+
+def test_tools_and_packs_say_what_the_catalogs_and_write_would_add(tmp_path: Path) -> None:
+    repo = _repository(LAYOUTS[0], tmp_path)
+    bare = parlance(repo, "tools")
+    assert bare.returncode == 0, bare.stderr
+    hint = next(line for line in bare.stdout.splitlines() if line.startswith("i18n: "))
+    assert "[[packs.i18n.catalogs]]" in hint and "parlance init" in hint
+    assert "i18n_status, i18n_missing" in hint and "write = true" in hint and "i18n_set_messages" in hint
+    assert "\ni18n_status " not in bare.stdout  # not served yet: only named in the hint
+    assert parlance(repo, "init").returncode == 0
+    listed = parlance(repo, "packs")
+    assert listed.returncode == 0, listed.stderr
+    i18n = listed.stdout[listed.stdout.index("i18n "):].split("\n\n")[0]
+    assert "hint: write = true in [packs.i18n] adds" in i18n and "i18n_set_messages" in i18n
+    assert parlance(repo, "init", "--write", "--force").returncode == 0
+    written = parlance(repo, "tools")
+    assert "\ni18n_set_messages " in written.stdout and "\ni18n: " not in written.stdout

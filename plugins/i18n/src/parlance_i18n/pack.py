@@ -86,6 +86,25 @@ async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> A
     yield await anyio.to_thread.run_sync(Catalog.from_settings, settings, language_pack_files)
 
 
+LOOP_TOOLS = ("i18n_status", "i18n_missing")
+"""The loop's tools that read a project's catalogs: registered when `catalogs` names some."""
+WRITE_TOOLS = ("i18n_set_messages", "i18n_rename_key", "i18n_delete_keys", "i18n_translate_missing")
+"""The loop's tools that write catalog files: registered when `write = true` too."""
+
+
+# Optional: a host older than the hook runs the pack without its hints.
+@hookimpl(optionalhook=True)
+def parlance_setup_hints(settings: I18nSettings | None) -> list[str]:
+    if settings is None or not settings.catalogs:
+        return [f"[[packs.i18n.catalogs]] (the project's catalog files; `parlance init` finds them and writes "
+                f"parlance.toml) adds the localization loop: {', '.join(LOOP_TOOLS)}; with write = true also "
+                f"{', '.join(WRITE_TOOLS)}"]
+    if not settings.write:
+        return [f"write = true in [packs.i18n] adds the tools that write catalog files, each write validated and "
+                f"shown as a diff: {', '.join(WRITE_TOOLS)}"]
+    return []
+
+
 @hookimpl
 def parlance_register_commands(register: RegisterCommand) -> None:
     from parlance_i18n import project_init  # the layout finder loads only for `parlance init`
