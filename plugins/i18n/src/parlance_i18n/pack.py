@@ -116,4 +116,5 @@ def parlance_register_commands(register: RegisterCommand) -> None:
 
 @hookimpl
 def parlance_register_demo(register: RegisterDemo) -> None:
+    register(title=demo.LOOP_TITLE, steps=demo.LOOP_STEPS, setup=demo.sample_project)
     register(title=demo.TITLE, steps=demo.STEPS)
