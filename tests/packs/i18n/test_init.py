@@ -312,3 +312,17 @@ def test_tools_and_packs_say_what_the_catalogs_and_write_would_add(tmp_path: Pat
     assert parlance(repo, "init", "--write", "--force").returncode == 0
     written = parlance(repo, "tools")
     assert "\ni18n_set_messages " in written.stdout and "\ni18n: " not in written.stdout
+
+
+def test_one_locale_is_a_catalog_only_where_a_folder_says_localization(tmp_path: Path) -> None:
+    from parlance_i18n.model.layouts import survey
+
+    repo = _repository(Layout("one-locale", {
+        "po/fr.po": _po("fr", {"Open": "Ouvrir"}),              # the format's own folder (layout_folders)
+        "web/i18n/en.json": '{"hi": "Hi"}\n',                    # a folder every format's files use
+        "App/de.lproj/Localizable.strings": '"hi" = "Hallo";\n',  # the format's folder extension
+        "src/it/config.json": '{"mode": "fast"}\n',              # Italian? a folder of settings
+        "scripts/de/run.properties": "threads=4\n",
+    }, [], "en", {}), tmp_path)
+    assert [c.pattern for c in survey(repo).catalogs] == [
+        "App/{locale}.lproj/Localizable.strings", "po/{locale}.po", "web/i18n/{locale}.json"]

@@ -39,10 +39,11 @@ environments, test fixtures. Folders whose name starts with a dot (`.git`, `.ven
 
 LOCALIZATION_WORDS = frozenset({
     "locale", "locales", "i18n", "l10n", "lang", "langs", "language", "languages", "translation",
-    "translations", "messages", "intl", "po", "res", "lc_messages", "strings", "resources", "lproj",
+    "translations", "messages", "intl", "resources",
 })
-"""Folder names that say "localization": a catalog with one locale only is proposed when its path
-has one (with two locales or more, the files say it themselves)."""
+"""Folder names that say "localization" whatever the format: a catalog with one locale only is
+proposed when its path has one, or one of its format's `layout_folders` (with two locales or more,
+the files say it themselves)."""
 
 _SEPARATORS = "._-"
 _SOURCE_LANGUAGE = parse_locale("en")
@@ -372,7 +373,7 @@ def _is_localization(catalog: FoundCatalog) -> bool:
         return True
     words = {part.lower() for part in PurePosixPath(catalog.pattern).parts[:-1]}
     words |= {part.lower().split(".")[-1] for part in PurePosixPath(catalog.pattern).parts[:-1] if "." in part}
-    return bool(words & LOCALIZATION_WORDS)
+    return bool(words & (LOCALIZATION_WORDS | catalog.format.layout_folders))
 
 
 def _beside(template: PurePosixPath, catalog: FoundCatalog) -> bool:
