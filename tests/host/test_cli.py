@@ -64,7 +64,7 @@ def test_packs_json(env: dict[str, str], tmp_path: Path) -> None:
     assert rows["printer"]["distribution"] == "parlance-fake-printer"
 
 
-def test_packs_and_tools_print_what_other_settings_would_add(env: dict[str, str], tmp_path: Path) -> None:
+def test_parlance_setup_hints_print_under_packs_and_after_tools(env: dict[str, str], tmp_path: Path) -> None:
     write_fake_dist(Path(env["PYTHONPATH"]), "hint_raiser", """
         from parlance import hookimpl
 
