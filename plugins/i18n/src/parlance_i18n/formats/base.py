@@ -241,7 +241,7 @@ class CatalogFormat(ABC):
 
     - a framework's syntax inside its messages: `syntaxes`, `for_file` (the instance a file is read with);
     - where its files are: `multi_locale`, `locales`, `locale_spelling`, `parse_spelling`,
-      `default_folder`; a new locale's file: `new_file`;
+      `default_folder`, `layout_folders`; a new locale's file: `new_file`;
     - placeholders: `placeholder_pattern` (as a text writes them), `placeholder` (one named in a reason);
     - plurals: `plural_forms` and `plural_value` (a plural held as forms), `message_writes` (a
       caller's message as Document writes), `form_names` (the forms a caller answers);
@@ -317,6 +317,12 @@ class CatalogFormat(ABC):
         from parlance_i18n.formats.shared.spelling import locale_or_none
 
         return locale_or_none(text)
+
+    layout_folders: ClassVar[frozenset[str]] = frozenset()
+    """Folder names (lower case), or folder extensions after the last dot, that projects keep this
+    format's files under by convention (gettext `po` and `lc_messages`, Android `res`, Apple `lproj`):
+    `parlance init` proposes a catalog of one locale only when its path has one, or a folder every
+    format's files use (`locales`, `i18n`, ...)."""
 
     default_folder: ClassVar[str | None] = None
     """The folder of the default locale's files where the others are `<folder>-<spelling>` (Android

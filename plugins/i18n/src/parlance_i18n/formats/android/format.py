@@ -290,6 +290,7 @@ class AndroidFormat(CatalogFormat):
     """`res/values*/strings.xml`, as aapt2 reads it."""
 
     default_folder = "values"
+    layout_folders = frozenset({"res"})
     placeholder_pattern = printf_placeholders()
     plural_forms = True
 

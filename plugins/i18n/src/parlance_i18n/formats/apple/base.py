@@ -20,6 +20,7 @@ class AppleFormat(CatalogFormat):
     """The base of `.strings`, `.stringsdict` and `.xcstrings`: Apple format strings."""
 
     placeholder_pattern = printf_placeholders(r"%(?:\d+\$)?#@[^@]+@")
+    layout_folders = frozenset({"lproj"})
 
     def placeholder(self, name: str) -> str:
         """`%1$@` for argument 1 (an object, the usual conversion), a substitution by its name."""

@@ -355,6 +355,7 @@ class PoFormat(CatalogFormat):
     placeholder_pattern = printf_placeholders(r"%\([^()]+\)[-#0+]*\d*(?:\.\d+)?[a-zA-Z]")
     plural_forms = True
     source_is_key = True
+    layout_folders = frozenset({"po", "lc_messages"})
     rename_refusal = ("gettext keys are msgids, which come from the source code: change the msgid there and run "
                       "msgmerge")
 
