@@ -19,7 +19,7 @@ from abc import abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
-from parlance_i18n.formats.base import Document
+from parlance_i18n.formats.base import CatalogFileError, Document
 from parlance_i18n.formats.shared.splices import Overlap, Splices
 
 __all__ = [
@@ -254,6 +254,8 @@ class TextDocument(Document):
         self._bom = bom
         self._changed = False
         self._planned: Splices[str] = Splices()
+        self._kept: Splices[str] = Splices()  # the planned edits that are not removals (where they are)
+        self._removed = False  # a delete was planned since the parse (the entries it took are still in it)
         self._stale = False  # the text holds edits the parse does not know of yet
         self._parse()
 
@@ -271,7 +273,70 @@ class TextDocument(Document):
         if not self._follows(start, end, text):
             self._planned.undo(mark)
             raise Overlap(f"what the edit of {start}..{end} does to the file's style is not known")
+        if text or start == end:
+            self._kept.add(start, end, text)
         self._changed = True
+
+    def _plan_removal(self, key: str, lo: int, hi: int) -> bool:
+        """Plan deleting `key` (defined once, inside `[lo, hi)` of the parsed text) as the reference
+        would delete it from the text as it stands now: `[lo, hi)` is cut out, with the removals
+        planned in it made, and `key` is deleted from that piece on its own, one edit at a time
+        (`_piece`). What the delete removed from the piece is planned as removals of the parsed
+        text. False (nothing planned) when another kind of edit is planned in the piece, or the
+        delete removes anything but one stretch of it.
+
+        The caller chooses the piece: from the line of an entry the parse found, untouched, far
+        enough before `key`'s (and its comment) that what decides what goes with it is in the piece,
+        to the end of the line of such an entry after it; the piece then reads as that part of the
+        whole text does, and the delete takes from it what it would take from the whole."""
+        if lo >= hi or self._kept.touches(lo, hi) or self._planned.touches(lo, lo) or self._planned.touches(hi - 1, hi - 1):
+            return False
+        text = self._text
+        gone = self._planned.replaced_within(lo, hi)
+        kept: list[tuple[int, int]] = []  # the stretches of the parsed text the piece is made of
+        position = lo
+        for start, end in gone:
+            if start > position:
+                kept.append((position, start))
+            position = end
+        if hi > position:
+            kept.append((position, hi))
+        piece = "".join(text[start:end] for start, end in kept)
+        try:
+            window = self._piece(piece)
+            window.delete(key)
+        except (KeyError, ValueError, TypeError, CatalogFileError):
+            return False  # the whole text decides: the caller settles and deletes there
+        after = window._text
+        cut = len(piece) - len(after)
+        if cut <= 0:
+            return False
+        same = 0
+        limit = len(after)
+        while same < limit and piece[same] == after[same]:
+            same += 1
+        if piece[same + cut:] != after[same:]:
+            return False  # more than one stretch went
+        removals: list[tuple[int, int]] = []  # the parsed text's characters behind piece[same:same + cut]
+        offset = 0
+        for start, end in kept:
+            low, high = max(same - offset, 0), min(same + cut - offset, end - start)
+            if low < high:
+                removals.append((start + low, start + high))
+            offset += end - start
+        mark = self._planned.mark()
+        try:
+            for start, end in removals:
+                self._plan(start, end, "")
+        except Overlap:
+            self._planned.undo(mark)
+            return False
+        self._removed = True
+        return True
+
+    def _piece(self, text: str) -> TextDocument:
+        """A Document of `text` alone (a piece of this one's), making each edit at once."""
+        raise NotImplementedError
 
     def _follows(self, start: int, end: int, text: str) -> bool:
         """Take a planned edit into what the subclass keeps of the file's style (`EscapeHabits`);
@@ -291,7 +356,8 @@ class TextDocument(Document):
         self._before_writing()
         if self._planned or self._stale:
             self._text = self._planned.apply(self._text)
-            self._planned = Splices()
+            self._planned, self._kept = Splices(), Splices()
+            self._removed = False
             self._stale = False
             self._parse()
 
@@ -308,7 +374,8 @@ class TextDocument(Document):
         self._before_writing()
         if self._planned:
             self._text = self._planned.apply(self._text)
-            self._planned = Splices()
+            self._planned, self._kept = Splices(), Splices()
+            self._removed = False
             self._stale = True
         return self._text
 
