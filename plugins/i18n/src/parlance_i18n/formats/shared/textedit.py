@@ -63,7 +63,8 @@ def detect_bom(data: bytes, default: str = "utf-8") -> tuple[bytes, str]:
 
 def line_start(text: str, pos: int) -> int:
     """Where the line holding `pos` starts."""
-    return max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
+    newline = text.rfind("\n", 0, pos)
+    return max(newline, text.rfind("\r", newline + 1, pos)) + 1  # a CR only after the last LF: not a search of the whole text
 
 
 def previous_line_start(text: str, start: int) -> int:
@@ -231,6 +232,18 @@ def join_surrogates(text: str, errors: str) -> str:
 # --- the document -----------------------------------------------------------------------------------------
 
 
+def _common_prefix(one: str, other: str) -> int:
+    """How many characters `one` and `other` start with alike."""
+    low, high = 0, min(len(one), len(other))
+    while low < high:  # halving: each step compares a stretch at C speed
+        middle = (low + high + 1) // 2
+        if one[low:middle] == other[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 class TextDocument(Document):
     """A file being edited as text: edits planned on one parse of it, made together when it is written.
 
@@ -311,10 +324,7 @@ class TextDocument(Document):
         cut = len(piece) - len(after)
         if cut <= 0:
             return False
-        same = 0
-        limit = len(after)
-        while same < limit and piece[same] == after[same]:
-            same += 1
+        same = _common_prefix(piece, after)
         if piece[same + cut:] != after[same:]:
             return False  # more than one stretch went
         removals: list[tuple[int, int]] = []  # the parsed text's characters behind piece[same:same + cut]
