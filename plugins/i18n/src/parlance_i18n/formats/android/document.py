@@ -7,9 +7,10 @@ and the comment just above it when that comment is its own (followed by a blank 
 comment or the end of the file, rather than by more entries it may head). Every edit is read back:
 a value that would not come back unchanged is refused with ValueError.
 
-Sets of entries the parse found and adds are planned on the parse and written together
+Sets of entries the parse found, adds and deletes are planned on the parse and written together
 (`XmlDocument`); the file's layout (its last entry, indentation) is read once a parse, and what is
-planned keeps it.
+planned keeps it. A delete reads the comment above the entry as planned deletes leave the file: where
+one comes right above it only once the entries between go, it settles first.
 """
 
 from __future__ import annotations

@@ -253,8 +253,10 @@ class TextDocument(Document):
     it depends on has changed since the parse; where something has (the lines around it, an entry
     written earlier in the same Document), the subclass calls `_settle` first, which makes the
     planned edits and parses the result, and then edits with `_splice`, which changes the text and
-    parses it again at once. A subclass answers `get` for the keys it has planned edits of from
-    what it planned (`_parse` forgets that). `PLANS_EDITS = False` makes every edit settle first: the
+    parses it again at once. A delete is planned with `_plan_removal`: made, one edit at a time,
+    on a piece of the text around the key as the planned removals leave it, and what went planned
+    as removals. A subclass answers `get` for the keys it has planned edits of from what it planned
+    (`_parse` forgets that). `PLANS_EDITS = False` makes every edit settle first: the
     reference the planned edits are tested against.
     """
 

@@ -10,8 +10,9 @@ was given.
 Edits are planned on one parse (`splices`) wherever the entry they change, or the place a new entry
 goes, is as the parse found it: the edited element is read back on its own, inside copies of its
 ancestors' start tags (`XmlDocument._plan_apply`), which tells what reading the whole file would;
-the file is written, and parsed again, once. An edit that needs the current text (a delete, an
-entry edited twice) makes the planned edits and parses first.
+the file is written, and parsed again, once. A delete is planned as the removal of its lines
+(`_plan_removals`) where no planned edit touches them. An edit that needs the current text (an entry
+edited twice, a delete beside another planned edit) makes the planned edits and parses first.
 """
 
 from __future__ import annotations

@@ -14,9 +14,11 @@ scalar's new text replaces the old one's bytes, and new keys are gathered per ma
 (`_NewKeys`, a tree where an add creates parents) and written after that mapping's last item when
 the file is written, deeper mappings first where two end at one place, so that they come out as
 adding them one by one would have put them. The file's quoting style is kept as counts of how its
-texts are written, updated with every edit. What cannot be planned so (an anchored scalar, a flow
-mapping, a text that becomes a plural, a delete, keys asked after edits) makes the planned edits
-and parses again first.
+texts are written, updated with every edit. A delete is planned as the removal of the key's lines
+where the line above them, as planned deletes leave it, is no comment (or the comment and the lines
+around it are as parsed) and its mapping keeps other items. What cannot be planned so (an anchored
+scalar, a flow mapping, a text that becomes a plural, a delete that empties a mapping, an add after a
+delete, keys asked after edits) makes the planned edits and parses again first.
 """
 
 from __future__ import annotations
