@@ -504,6 +504,10 @@ class StringsdictDocument(XmlDocument):
         return lambda level: file.newline + indent + step * level
 
     def delete(self, key: str) -> None:
+        if self.PLANS_EDITS and key not in self._edited and self._entry_of(key) is not None:
+            pairs = self._named.get(key, ())
+            if self._plan_removals(key, [(pair.key.start, pair.value.end) for pair in pairs]):
+                return
         self._settle()
         if self._entry_of(key) is None:
             raise KeyError(key)

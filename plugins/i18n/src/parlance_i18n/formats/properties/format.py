@@ -61,7 +61,9 @@ from parlance_i18n.formats.shared.textedit import (
     join_surrogates,
     EscapeHabits,
     Siblings,
+    line_start,
     line_starts,
+    next_line,
     nearest_sibling,
 )
 from parlance_i18n.locales import LocaleTag
@@ -404,7 +406,8 @@ class PropertiesDocument(TextDocument):
             except ValueError:
                 key = entry.raw_key
             self._by_key.setdefault(key, []).append(entry)
-        self._edited: dict[str, str] = {}  # keys set or added since the scan
+        self._edited: dict[str, str | None] = {}  # keys set, added (their texts) or deleted (None) since the scan
+        self._positions: dict[int, int] | None = None  # id(entry) -> its place among the entries, found once
         self._siblings: Siblings[_Entry | _Added] | None = None  # made by the first add
         self._last_at: dict[int, _Added] = {}  # where keys were added -> the last one added there
         self._style: _Style | None = None
@@ -533,6 +536,8 @@ class PropertiesDocument(TextDocument):
         nothing has been added after yet, or right after the last key added at one place."""
         if key in self._by_key or key in self._edited or not isinstance(value, str) or not self._entries:
             return False
+        if self._removed:
+            return False  # a key deleted since the scan may be the one it would go after
         if self._siblings is None:
             self._siblings = Siblings((name, found[-1], (found[0].key_start, 0, 0))
                                       for name, found in self._by_key.items())
@@ -563,6 +568,8 @@ class PropertiesDocument(TextDocument):
         return between if between and "\n" not in between and "\r" not in between and "\\" not in between else "="
 
     def delete(self, key: str) -> None:
+        if self._planning() and self._plan_delete(key):
+            return
         self._settle()
         found = self._by_key.get(key)
         if not found:
@@ -579,6 +586,48 @@ class PropertiesDocument(TextDocument):
             if end >= len(self._text) and start > 0 and not self._text.endswith(("\n", "\r")):
                 start = back_over_line_break(self._text, start)  # the file ends without a line break: keep it so
             self._splice(start, end, "")
+
+    def _plan_delete(self, key: str) -> bool:
+        """Plan deleting a key defined once, untouched, on the scan: on the piece of the text from two
+        untouched entries before it to two after it (`TextDocument._plan_removal`)."""
+        found = self._by_key.get(key)
+        if not found or len(found) > 1 or key in self._edited:
+            return False
+        if self._positions is None:
+            self._positions = {id(entry): at for at, entry in enumerate(self._entries)}
+        at = self._positions[id(found[0])]
+        lo, hi = self._bound(at, -1), self._bound(at, 1)
+        if lo is None or hi is None or not self._plan_removal(key, lo, hi):
+            return False
+        self._edited[key] = None
+        return True
+
+    def _bound(self, at: int, step: int) -> int | None:
+        """Where the piece deleting `self._entries[at]` starts (`step` -1: the line of the second
+        untouched entry before it, or the start of the text) or ends (1: past the last line of the
+        second untouched entry after it, or the end of the text); None when a line break continues
+        that entry."""
+        entries, text = self._entries, self._text
+        untouched = 0
+        index = at + step
+        while 0 <= index < len(entries):
+            entry = entries[index]
+            first = line_start(text, entry.key_start)
+            if not self._planned.touches(first, entry.end):
+                untouched += 1
+                if untouched == 2:
+                    if step < 0:
+                        return first
+                    return None if _odd_backslashes(self._contents[entry.last]) else next_line(text, entry.end)
+            index += step
+        return 0 if step < 0 else len(text)
+
+    def _piece(self, text: str) -> PropertiesDocument:
+        piece = object.__new__(PropertiesDocument)
+        piece._limits = self._limits
+        TextDocument.__init__(piece, b"", text, "utf-8", b"")
+        piece.PLANS_EDITS = False  # type: ignore[misc]
+        return piece
 
     def _owns_comment(self, entry: _Entry, comment: int) -> bool:
         """Whether the comment starting on line `comment`, right above `entry`, is the entry's own: not

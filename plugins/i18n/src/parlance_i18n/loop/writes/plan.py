@@ -143,7 +143,10 @@ class Edits:
     """(key, its template's bytes): entries the file lacks, added from the template before the writes."""
 
     def run(self, data: bytes) -> bytes:
-        document = self.fmt.edit(data, self.tag, self.limits)
+        return self.run_on(self.fmt.edit(data, self.tag, self.limits))
+
+    def run_on(self, document: Document) -> bytes:
+        """`run` on a Document of the bytes, parsed already (a plan's lookups parsed it)."""
         for key, template in self.templates:
             if not has_key(self.fmt, document, key) and not self.fmt.add_from_template(document, template, self.tag, key):
                 raise ValueError(f"{key!r} is no longer in the template")
@@ -167,8 +170,13 @@ class DropEntries:
 
     fmt: CatalogFormat
     keys: tuple[str, ...]
+    made: tuple[bytes, bytes] | None = field(default=None, compare=False, repr=False)
+    """(bytes, the result) of these very drops, when planning made them already: run on the same
+    bytes, the step answers it rather than parsing the file again."""
 
     def run(self, data: bytes) -> bytes:
+        if self.made is not None and (data is self.made[0] or data == self.made[0]):
+            return self.made[1]
         return self.fmt.drop_entries(data, self.keys)[0]
 
 
