@@ -132,6 +132,7 @@ async def test_a_catalog_file_linking_outside_is_neither_served_nor_written(proj
     assert problem["file"] == "locales/fr.json" and "UNSAFE_PATH" in problem["reason"]
     [report] = status.structured_content["catalogs"]  # type: ignore[index]
     assert any("UNSAFE_PATH" in m["reason"] and "locales/fr.json" in m["reason"] for m in report["invalid_messages"])
+    assert any(m["file"] == "locales/fr.json" for m in report["invalid_messages"])  # relative, as i18n_check says it
     assert written.is_error and "UNSAFE_PATH" in _text(written) and "locales/fr.json" in _text(written)
     assert dry.is_error and "UNSAFE_PATH" in _text(dry)
 

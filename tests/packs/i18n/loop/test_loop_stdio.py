@@ -140,6 +140,10 @@ async def test_translate_missing_with_sampling_writes_what_validates(mode: str, 
     statuses = {r["key"]: r["status"] for r in output["results"]}  # type: ignore[index]
     assert {key for key, status in statuses.items() if status == "written"} == set(case.good) - set(case.already_present)
     assert statuses[next(iter(case.bad))] == "refused"
+    # the counts every write tool answers, as i18n_set_messages does
+    assert [output[count] for count in ("written", "unchanged", "refused")] == [  # type: ignore[index]
+        sum(1 for status in statuses.values() if status == count) for count in ("written", "unchanged", "refused")]
+    assert output["written"] > 0 and output["refused"] > 0  # type: ignore[index]
 
 
 async def test_translate_missing_without_sampling_answers_work_items(tmp_path: Path) -> None:
@@ -149,6 +153,7 @@ async def test_translate_missing_without_sampling_answers_work_items(tmp_path: P
     assert not result.is_error, result
     assert result.structured_content["mode"] == "work_items"  # type: ignore[index]
     assert result.structured_content["items"]  # type: ignore[index]
+    assert [result.structured_content[count] for count in ("written", "unchanged", "refused")] == [0, 0, 0]  # type: ignore[index]
     assert "i18n_set_messages" in result.content[0].text  # type: ignore[union-attr]
     assert _git(root, "status", "--porcelain") == ""
 

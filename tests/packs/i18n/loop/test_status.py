@@ -61,6 +61,8 @@ def test_i18next_plural_groups_count_once_and_empty_strings_are_missing() -> Non
     assert web.untranslated_keys == ["nav.help"]  # "Home", the URL and "{{count}}" may equal their source
     assert [(m.key, m.reason) for m in web.invalid_messages] == [("cart.remove", "the value is an array, which i18next returns only to "
                                                     "t(key, {returnObjects: true}): write one string per key")]
+    [skipped] = web.invalid_messages  # where it is, as i18n_check says it
+    assert skipped.file is not None and Path(skipped.file).parts[-2:] == ("web", "de.json") and skipped.line == 11
 
 
 def test_android_strings_not_to_translate_are_not_counted() -> None:
@@ -78,6 +80,9 @@ def test_gettext_sources_are_the_targets_own_msgids_in_every_domain() -> None:
     assert backend.untranslated_keys == ["Terms and conditions"]  # "Email" is one word: legitimately the same
     # found only when compiled: a python-format translation ending in a bare %
     assert [m.key for m in backend.invalid_messages] == ["Discount of %(amount)s"]
+    found = backend.invalid_messages[0]  # found when compiled: the entry's own file and line
+    assert found.file is not None and Path(found.file).parts[-3:] == ("de", "LC_MESSAGES", "django.po")
+    assert found.line == 39
     assert backend.invalid_messages[0].reason.startswith("the python-format translation has a % at character 29")
 
 

@@ -289,8 +289,8 @@ def test_an_edit_that_no_longer_applies_is_refused_and_the_file_left_alone(tmp_p
     target.write_bytes(b"# Russian\ncart.total=\\u0418\\u0442\\u043e\\u0433\\u043e\n")  # someone deleted it
     done = apply(plan)
     refused = [o for o in done.outcomes if o.status == "refused"]
-    assert [o.reasons for o in refused] == [[
-        "messages_ru.properties changed since the write was planned and the edit no longer applies ('cart.empty' "
+    assert [o.reasons for o in refused] == [[  # named by its path: relative to the project on the wire
+        f"{target} changed since the write was planned and the edit no longer applies ('cart.empty' "
         "is no longer in the file): nothing was written to it; read it again"]]
     assert target.read_bytes() == b"# Russian\ncart.total=\\u0418\\u0442\\u043e\\u0433\\u043e\n"
     assert [o.status for o in done.outcomes if o.file and o.file.endswith("_en.properties")] == ["written"]
@@ -304,8 +304,9 @@ def test_a_file_that_keeps_changing_is_refused_with_the_concurrent_change(tmp_pa
     plan = plan_set_messages(fresh(project, "ru"), fresh(project, "en"), {"cart.greeting": "Привет, {{name}}!"})
     monkeypatch.setattr(writeback, "_replace_if_unchanged", lambda path, before, after: False)
     done = apply(plan, attempts=2)
+    [target] = [file.path for file in fresh(project, "ru").files]
     assert statuses(done.outcomes) == {"cart.greeting": ("refused", [
-        "translation.json kept changing while it was being written (2 attempts): nothing was written; try again "
+        f"{target} kept changing while it was being written (2 attempts): nothing was written; try again "
         "once whatever else is writing it has finished"])}
     assert done.files == {}
 
@@ -388,3 +389,15 @@ def test_deleting_a_string_catalog_entry_removes_it_whole(tmp_path: Path) -> Non
     assert '"cart.empty"' not in data and "Shown when the cart has no items" not in data
     assert [o.status for o in done.outcomes] == ["written"]  # one file, once, for every locale in it
     assert formats.get("xcstrings").locales(data.encode()) == [EN, parse_locale("ru")]
+
+
+def test_a_refusal_names_the_file_relative_to_the_project_on_the_wire(tmp_path: Path) -> None:
+    from parlance_i18n.tools.wire import key_result
+
+    root, project = copy_project(BY_FORMAT["properties"], tmp_path)
+    plan = plan_rename_key([fresh(project, code) for code in project.locales], "cart.empty", "basket.empty")
+    (root / "i18n" / "messages_ru.properties").write_bytes(b"cart.total=x\n")  # someone deleted the key
+    [refused] = [key_result(o, root) for o in apply(plan).outcomes if o.status == "refused"]
+    assert refused.file == "i18n/messages_ru.properties"
+    assert refused.reasons[0].startswith("i18n/messages_ru.properties changed since the write was planned")
+    assert str(tmp_path) not in " ".join(refused.reasons)

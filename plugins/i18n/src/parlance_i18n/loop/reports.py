@@ -21,6 +21,10 @@ class SkippedMessage:
     key: str | None
     """None for a problem of a whole file or catalog (the reason names it)."""
     reason: str
+    file: str | None = None
+    """The file the problem is in (relative to the project on the wire); None for a catalog's problem."""
+    line: int | None = None
+    """1-based, where the file says."""
 
 
 @dataclass(frozen=True)

@@ -106,9 +106,9 @@ def status_of(view: CatalogView, lock: SourceLock | None, limit: int,
     total = len(view.keys)
     translated = len(found[TRANSLATED])
     invalid_keys = set(found[INVALID])
-    reasons = [(key, reason) for key, reason in view.problems if key is None or key in invalid_keys]
+    reasons = [problem for problem in view.problems if problem.key is None or problem.key in invalid_keys]
     if view.problem is not None:
-        reasons.insert(0, (None, view.problem))
+        reasons.insert(0, SkippedMessage(None, view.problem))
     return LocaleStatusReport(
         catalog=view.name, locale=locale, total=total, translated=translated,
         missing=len(found[MISSING]), untranslated=len(found[UNTRANSLATED]), fuzzy=len(found[FUZZY]),
@@ -116,7 +116,7 @@ def status_of(view: CatalogView, lock: SourceLock | None, limit: int,
         coverage=round(translated / total, 4) if total else 1.0, obsolete=len(view.obsolete),
         missing_keys=found[MISSING][:limit], untranslated_keys=found[UNTRANSLATED][:limit],
         fuzzy_keys=found[FUZZY][:limit], stale_keys=stale[:limit], obsolete_keys=view.obsolete[:limit],
-        invalid_messages=[SkippedMessage(key, reason) for key, reason in reasons[:limit]],
+        invalid_messages=reasons[:limit],
         file_problems=[FileLevelProblem(str(p.path), p.line, p.reason) for p in view.file_problems[:limit]],
     )
 
@@ -150,7 +150,8 @@ class CatalogView:
         self.target_layers = [(f, m) for f, m in target.load() if f.catalog == name]
         self.problem: str | None = None
         """Why the catalog has no source keys, or None."""
-        self.problems: list[tuple[str | None, str]] = []
+        self.problems: list[SkippedMessage] = []
+        """Each problem of the catalog's files: a message skipped (its key, file and line), or a whole file."""
         self.file_problems: list[FileProblem] = []
         """The catalog's files that could not be read: the target's, then the source's."""
         self._unreadable: set[Path] = set()
@@ -191,11 +192,13 @@ class CatalogView:
             if problem.catalog != name:
                 continue
             if problem.key is None:
-                self.problems.append((None, f"{problem.path.name}: {problem.reason}"))
+                self.problems.append(SkippedMessage(None, f"{problem.path.name}: {problem.reason}", str(problem.path),
+                                                    problem.line))
                 self.file_problems.append(problem)
                 self._unreadable.add(problem.path)
             else:
-                self.problems.append((self.owner_of(problem.key), problem.reason))
+                self.problems.append(SkippedMessage(self.owner_of(problem.key), problem.reason, str(problem.path),
+                                                    problem.line))
         if source is not target:
             self.file_problems.extend(problem for problem in source.problems
                                       if problem.catalog == name and problem.key is None
@@ -304,7 +307,7 @@ class CatalogView:
             return FUZZY
         if key in self._invalid:
             return INVALID
-        for _, messages in self.target_layers:
+        for file, messages in self.target_layers:
             if key in messages:
                 translation = messages.text(key)
                 break
@@ -315,9 +318,9 @@ class CatalogView:
             return MISSING
         if compile and self._probe(messages, key) is None:
             self._invalid.add(key)
-            reason = next((p.reason for p in reversed(messages.problems) if p.key == key),
-                          "the translation cannot be compiled")
-            self.problems.append((key, reason))
+            found = next((p for p in reversed(messages.problems) if p.key == key), None)
+            reason = found.reason if found is not None else "the translation cannot be compiled"
+            self.problems.append(SkippedMessage(key, reason, str(file.path), found.line if found is not None else None))
             return INVALID
         if self.same_language or source is None or (translation != source and isinstance(translation, str)):
             return TRANSLATED  # the common case, decided without looking at the words
@@ -385,7 +388,7 @@ class CatalogView:
 
     @cached_property
     def _invalid(self) -> set[str]:
-        return {key for key, _ in self.problems if key is not None and key in self._key_set}
+        return {problem.key for problem in self.problems if problem.key is not None and problem.key in self._key_set}
 
     def owner_of(self, key: str) -> str:
         """The source key a problem's key belongs to (i18next reports `items_few` of the group `items`)."""
@@ -415,8 +418,9 @@ class CatalogView:
                 found = file.format.source_texts(file.read_bytes(), file.tag)
             except (CatalogFileError, UnsafePath, OSError) as exc:
                 if report:
-                    self.problems.append((None, f"the template {file.path} cannot be read, so each locale's own "
-                                                f"msgids are its keys: {file_problem_reason(exc)}"))
+                    self.problems.append(SkippedMessage(None, f"the template {file.path} cannot be read, so each "
+                                                              f"locale's own msgids are its keys: {file_problem_reason(exc)}",
+                                                        str(file.path)))
                 continue
             read = True
             for key, source in found.items():

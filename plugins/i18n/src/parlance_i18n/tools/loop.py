@@ -227,8 +227,9 @@ async def translate_missing(args: TranslateMissingInput, ctx: I18nContext) -> To
     if answer is None:
         return _work_items_result(page, "the model's answer was not the JSON object asked for")
     written = await _set(ctx, page.project, page.target, answer, args.catalog, False, False)
-    output = TranslateMissingOutput(locale=code, mode="sampled", results=written.results,
-                                    next_cursor=page.next_cursor, diff=written.diff)
+    output = TranslateMissingOutput(locale=code, mode="sampled", written=written.written, unchanged=written.unchanged,
+                                    refused=written.refused, results=written.results, next_cursor=page.next_cursor,
+                                    diff=written.diff)
     return ToolResult(output, text=f"{written.written} written, {written.refused} refused, "
                                    f"{written.unchanged} unchanged in {code}.\n{written.diff}")
 

@@ -221,6 +221,9 @@ class TranslateMissingOutput(BaseModel):
                     "offers no sampling, so here are the items and the prompt: translate them and call "
                     "i18n_set_messages."
     )
+    written: int = Field(0, description="Messages written (as i18n_set_messages counts them; 0 with work_items).")
+    unchanged: int = 0
+    refused: int = 0
     results: list[KeyResult] = Field(default_factory=list)
     items: list[WorkItemView] = Field(default_factory=list)
     next_cursor: str | None = None

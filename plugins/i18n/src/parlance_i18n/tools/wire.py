@@ -104,7 +104,7 @@ def locale_status(found: LocaleStatusReport, *, details: bool, root: Path | None
         found, file_problems=file_problems, missing_keys=_clip_all(found.missing_keys), untranslated_keys=_clip_all(found.untranslated_keys),
         fuzzy_keys=_clip_all(found.fuzzy_keys), stale_keys=_clip_all(found.stale_keys),
         obsolete_keys=_clip_all(found.obsolete_keys),
-        invalid_messages=[replace(m, key=_clip_key(m.key), reason=_reason(m.reason, root))
+        invalid_messages=[replace(m, key=_clip_key(m.key), reason=_reason(m.reason, root), file=relative(m.file, root))
                           for m in found.invalid_messages],
     )
 

@@ -97,18 +97,19 @@ def apply(plan: WritePlan, *, attempts: int = ATTEMPTS) -> WritePlan:
                     return replay.to_bytes()
 
                 result = create_file(path, started, within=file.folder, attempts=attempts)
-        except ConcurrentChange as exc:
-            failed[str(path)] = exc.message
+        except ConcurrentChange as exc:  # the store names the file by its name; a result names it by its path
+            failed[str(path)] = f"{path}{exc.message[len(path.name):]}" if exc.message.startswith(path.name) \
+                else exc.message
             continue
         except CatalogFileError as exc:
-            failed[str(path)] = f"{path.name} can no longer be read ({exc.reason}): nothing was written to it"
+            failed[str(path)] = f"{path} can no longer be read ({exc.reason}): nothing was written to it"
             continue
         except (KeyError, ValueError, TypeError) as exc:
-            failed[str(path)] = (f"{path.name} changed since the write was planned and the edit no longer applies "
+            failed[str(path)] = (f"{path} changed since the write was planned and the edit no longer applies "
                                  f"({document_reason(exc)}): nothing was written to it; read it again")
             continue
         except OSError as exc:
-            failed[str(path)] = f"{path.name} cannot be written ({exc.strerror or exc.__class__.__name__})"
+            failed[str(path)] = f"{path} cannot be written ({exc.strerror or exc.__class__.__name__})"
             continue
         if result.changed:
             files[path] = (result.before, result.after)
