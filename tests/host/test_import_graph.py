@@ -222,7 +222,8 @@ def draw_dot(graph: dict[str, set[str]]) -> str:
 LAYERS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     "parlance": [
         ("foundation", ("parlance.errors", "parlance.content", "parlance.types", "parlance.schemas",
-                        "parlance.logs", "parlance.installed", "parlance._user_files", "parlance.config")),
+                        "parlance.logs", "parlance.installed", "parlance._user_files", "parlance.config",
+                        "parlance.path_patterns")),
         ("pack API", ("parlance", "parlance.context", "parlance.hookspecs", "parlance.language_packs",
                       "parlance.registry", "parlance.pack_settings")),
         ("host", ("parlance.packs", "parlance.host")),

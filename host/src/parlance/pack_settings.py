@@ -12,7 +12,9 @@ was or what the environment holds:
 - `${env:NAME}` and `${env:NAME:-default}` are replaced from the environment the configuration was
   read with (`resolve_env`);
 - keys the model has no field for (`unknown_setting_keys`) and path settings that do not exist
-  (`missing_path_settings`) are found, for the error and the warnings `parlance.packs` reports.
+  (`missing_path_settings`) are found, for the error and the warnings `parlance.packs` reports; a
+  path written with `{name}` placeholders is a pattern, reported when it matches no file
+  (`parlance.path_patterns`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pydantic import BaseModel
 
 from parlance.config import ENV_REFERENCE, ConfigWarning, missing_path_warning, read_environment, resolve_path
 from parlance.errors import ConfigError
+from parlance.path_patterns import is_pattern, matches_a_file
 
 __all__ = ["CREATED_MARKER", "PathVisitor", "missing_path_settings", "resolve_env", "resolve_path_settings",
            "unknown_setting_keys", "visit_path_settings"]
@@ -61,7 +64,14 @@ def missing_path_settings(model: type[BaseModel], table: dict[str, Any], *, file
 
     def check(value: str, where: str, created: bool) -> str:
         path = Path(value)
-        if not created and not path.exists():
+        if created:
+            return value
+        if is_pattern(value):
+            if not matches_a_file(value):
+                found.append(ConfigWarning(file, where, f"{value!r} matches no file",
+                                           "correct the pattern: a relative one starts at this file's folder, "
+                                           "and each {placeholder} stands for part of one file or folder name"))
+        elif not path.exists():
             found.append(missing_path_warning(file, where, value, path.resolve()))
         return value
 

@@ -115,11 +115,10 @@ class CatalogSource(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    # Marked as created so the host does not report the templated path itself as missing: the
-    # pack reports a catalog that matches no file (i18n_check), naming the pattern.
+    # A pattern: `parlance config check` warns when it matches no file (an error with --strict), and
+    # i18n_status names it among its catalog_problems.
     path: Path = Field(description="File path with {locale} (and {domain} for gettext), relative to parlance.toml; "
-                                   "a multi-locale file (.xcstrings) needs no {locale}.",
-                       json_schema_extra={"x-parlance-created": True})
+                                   "a multi-locale file (.xcstrings) needs no {locale}.")
     format: str | None = Field(None, description="Format name (detected from the files when absent): "
                                                  + ", ".join(FORMAT_NAMES) + ".")
     name: str | None = Field(None, min_length=1, max_length=64,
