@@ -201,8 +201,13 @@ class Document(ABC):
         """Replace an existing key's value (KeyError when absent); only its entry's lines change."""
 
     @abstractmethod
-    def add(self, key: str, value: Value) -> None:
-        """Add a new key (KeyError when present) after its nearest sibling, in the file's style."""
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
+        """Add a new key (KeyError when present), in the file's style: right after the entry of the
+        key `after` when the document has it and the new key can go there (in the same object or
+        group, for a file that nests its keys: else the new key's first new parent goes after the
+        one `after` is in, or the key goes where it would without `after`); without it, after its
+        nearest sibling, as each format places a new key. The loop passes the key that precedes the
+        new one in the source locale's file, so that a new key lands where the source has it."""
 
     @abstractmethod
     def delete(self, key: str) -> None:

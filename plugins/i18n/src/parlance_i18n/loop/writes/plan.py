@@ -226,7 +226,7 @@ class _ReplayDocument(Document):
     def set(self, key: str, value: Value) -> None:
         raise TypeError("a replay is run, not edited")
 
-    def add(self, key: str, value: Value) -> None:
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
         raise TypeError("a replay is run, not edited")
 
     def delete(self, key: str) -> None:
