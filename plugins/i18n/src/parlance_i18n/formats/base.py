@@ -250,7 +250,7 @@ class CatalogFormat(ABC):
     - placeholders: `placeholder_pattern` (as a text writes them), `placeholder` (one named in a reason);
     - plurals: `plural_forms` and `plural_value` (a plural held as forms), `message_writes` (a
       caller's message as Document writes), `form_names` (the forms a caller answers);
-    - keys: `message_keys` and `renamed_key` (a message held in several keys), `rename_refusal`,
+    - keys: `message_keys`, `part_order` and `renamed_key` (a message held in several keys), `rename_refusal`,
       `drop_entries` (a key deleted for every locale of a multi-locale file);
     - sources the files carry: `source_is_key` with `source_texts` and `source_messages` (gettext's
       msgid) and `add_from_template` (an entry of the catalog's template), `carries_source` (XLIFF's
@@ -423,6 +423,12 @@ class CatalogFormat(ABC):
         none. Default: `key` itself. i18next: its plural forms (`items_one`, ...); Android: the
         items of a `<string-array>` (`days[0]`, ...)."""
         return [key] if document.get(key) is not None else []
+
+    def part_order(self, key: str) -> Sequence[str]:
+        """Every document key the message `key` may be held in, in the order the format writes them
+        (i18next: `items`, `items_zero` ... `items_other`, then the ordinal forms), so that a new
+        part goes beside the parts the file has. Default: `key` itself."""
+        return (key,)
 
     def renamed_key(self, part: str, old: str, new: str) -> str:
         """`part`, one of `message_keys(old)`, under the message key `new` (ValueError when `part`

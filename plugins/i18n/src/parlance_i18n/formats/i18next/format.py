@@ -140,6 +140,9 @@ class I18nextFormat(CatalogFormat):
     def message_keys(self, document: Document, key: str) -> list[str]:
         return groups.group_keys(document, key)
 
+    def part_order(self, key: str) -> Sequence[str]:
+        return groups.part_order(key)
+
     def renamed_key(self, part: str, old: str, new: str) -> str:
         return groups.renamed_part(part, old, new) or super().renamed_key(part, old, new)
 
