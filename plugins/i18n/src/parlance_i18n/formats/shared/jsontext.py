@@ -71,6 +71,7 @@ class JsonDocument:
         self._style: _Style | None = None
         self._current: JsonDocument | None = None  # the edited text re-read, for reads after edits
         self._dirty = False
+        self._hints: dict[int, int] = {}  # id(object) -> where a member was last put in it (`_append`)
         text = self._text
         start = skip_space(text, 0)
         end = len(text.rstrip(" \t\n\r"))
@@ -328,7 +329,14 @@ class JsonDocument:
         found = parent.index.get(anchor) if anchor is not None else None
         position = len(members)
         if found is not None and found is not members[-1]:
-            position = members.index(found) + 1  # (an identity scan in C: cheap beside a parse)
+            # looked for from the last member added to this object on: keys added in the source's
+            # order find their anchor past it, so placing them all scans the object about once
+            hint = self._hints.get(id(parent), 0)
+            try:
+                position = members.index(found, min(hint, len(members))) + 1
+            except ValueError:
+                position = members.index(found) + 1
+            self._hints[id(parent)] = position
         if position < len(members):  # between two members: written as the one it goes before is
             sep = self._sep(members[position])
         elif members:
