@@ -3,7 +3,7 @@
 A Document of a text or XML format plans its edits on one parse and writes them together
 (`formats/shared/splices`); with `PLANS_EDITS = False` it makes each edit at once and parses again,
 as every Document did before: the reference. Seeded random sequences of edits (set, add, delete,
-mark as translated; every third sequence mostly deletes, with texts that need quoting and escaping, keys beside existing ones and under
+mark as translated; adds after a given key or where the format puts them; every third sequence mostly deletes, with texts that need quoting and escaping, keys beside existing ones and under
 new parents) go to both, over every test catalog of each format: each edit must succeed or fail
 alike, `get` must answer alike after each, and the files must come out byte for byte the same.
 """
@@ -114,7 +114,11 @@ def _run(name: str, locale: str, data: bytes, seed: int) -> None:
             value = _forms(rng, None) if name == "stringsdict" or rng.random() < 0.15 else _text(rng)
             if name == "po" and isinstance(value, dict):
                 value = {str(index): text for index, text in enumerate(value.values())}
-            calls = [lambda doc: doc.add(key, value), lambda doc: doc.mark_translated(key)]
+            # where the source has it: after an existing key, often the one added last (as keys added
+            # in the source's order are), or where the format puts a new key
+            anchor_roll = rng.random()
+            after = None if anchor_roll < 0.3 or not keys else keys[-1] if anchor_roll < 0.6 else rng.choice(keys)
+            calls = [lambda doc: doc.add(key, value, after=after), lambda doc: doc.mark_translated(key)]
             keys.append(key)
         elif roll < to_delete:
             key = rng.choice(current_keys)

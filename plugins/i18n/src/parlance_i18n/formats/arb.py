@@ -126,10 +126,13 @@ class ArbDocument(Document):
             raise KeyError(key)
         self._json.set_string((key,), _one_string(value))
 
-    def add(self, key: str, value: Value) -> None:
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
         if key in self._keys or key.startswith("@") or self._json.value_at((key,)) is not None:
             raise KeyError(key)
-        self._json.add_string((key,), _one_string(value))
+        anchor: Path | None = None
+        if after is not None and after in self._keys:  # after the key's `@key` metadata, which follows it
+            anchor = ("@" + after,) if self._json.value_at(("@" + after,)) is not None else (after,)
+        self._json.add_string((key,), _one_string(value), anchor)
         self._keys[key] = None
 
     def delete(self, key: str) -> None:

@@ -201,8 +201,13 @@ class Document(ABC):
         """Replace an existing key's value (KeyError when absent); only its entry's lines change."""
 
     @abstractmethod
-    def add(self, key: str, value: Value) -> None:
-        """Add a new key (KeyError when present) after its nearest sibling, in the file's style."""
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
+        """Add a new key (KeyError when present), in the file's style: right after the entry of the
+        key `after` when the document has it and the new key can go there (in the same object or
+        group, for a file that nests its keys: else the new key's first new parent goes after the
+        one `after` is in, or the key goes where it would without `after`); without it, after its
+        nearest sibling, as each format places a new key. The loop passes the key that precedes the
+        new one in the source locale's file, so that a new key lands where the source has it."""
 
     @abstractmethod
     def delete(self, key: str) -> None:
@@ -245,7 +250,7 @@ class CatalogFormat(ABC):
     - placeholders: `placeholder_pattern` (as a text writes them), `placeholder` (one named in a reason);
     - plurals: `plural_forms` and `plural_value` (a plural held as forms), `message_writes` (a
       caller's message as Document writes), `form_names` (the forms a caller answers);
-    - keys: `message_keys` and `renamed_key` (a message held in several keys), `rename_refusal`,
+    - keys: `message_keys`, `part_order` and `renamed_key` (a message held in several keys), `rename_refusal`,
       `drop_entries` (a key deleted for every locale of a multi-locale file);
     - sources the files carry: `source_is_key` with `source_texts` and `source_messages` (gettext's
       msgid) and `add_from_template` (an entry of the catalog's template), `carries_source` (XLIFF's
@@ -418,6 +423,12 @@ class CatalogFormat(ABC):
         none. Default: `key` itself. i18next: its plural forms (`items_one`, ...); Android: the
         items of a `<string-array>` (`days[0]`, ...)."""
         return [key] if document.get(key) is not None else []
+
+    def part_order(self, key: str) -> Sequence[str]:
+        """Every document key the message `key` may be held in, in the order the format writes them
+        (i18next: `items`, `items_zero` ... `items_other`, then the ordinal forms), so that a new
+        part goes beside the parts the file has. Default: `key` itself."""
+        return (key,)
 
     def renamed_key(self, part: str, old: str, new: str) -> str:
         """`part`, one of `message_keys(old)`, under the message key `new` (ValueError when `part`

@@ -260,15 +260,16 @@ class IcuJsonDocument(Document):
             raise KeyError(key)
         self._json.set_string(paths[1], one_string(value))
 
-    def add(self, key: str, value: Value) -> None:
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
         if key in self._paths:
             raise KeyError(key)
         text = one_string(value)
         path: Path = tuple(key.split(".")) if self._nested else (key,)
+        anchor = self._paths[after][0] if after is not None and after in self._paths else None
         for candidate in (path, (key,)):  # a nested path blocked by a message there: the flat key
             target = (*candidate, _MESSAGE_FIELD) if self._extracted else candidate
             try:
-                self._json.add_string(target, text)
+                self._json.add_string(target, text, anchor)
             except KeyError:
                 continue
             self._paths[key] = (candidate, target)

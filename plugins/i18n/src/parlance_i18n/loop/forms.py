@@ -20,7 +20,7 @@ an XLIFF target in state `new`/`needs-translation`/`initial` becomes `translated
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from parlance_i18n.formats import CatalogFormat, Document, Value
@@ -71,9 +71,11 @@ def document_writes(fmt: CatalogFormat, document: Document, key: str, value: Can
     return list(fmt.message_writes(document, key, value, tag, source=source))
 
 
-def write_into(document: Document, writes: Iterable[Write]) -> bool:
+def write_into(document: Document, writes: Iterable[Write], anchors: Mapping[str, str] | None = None) -> bool:
     """Apply `writes` (set, add or delete each) and mark what they wrote as translated where the
-    format would not serve it otherwise; whether anything changed. Document errors propagate."""
+    format would not serve it otherwise; whether anything changed. A key added goes after the key
+    `anchors` gives it (`loop.placement`), where the Document can put it there. Document errors
+    propagate."""
     changed = False
     for doc_key, value in writes:
         current = document.get(doc_key)
@@ -87,7 +89,7 @@ def write_into(document: Document, writes: Iterable[Write]) -> bool:
             continue
         if current is None:
             try:
-                document.add(doc_key, value)
+                document.add(doc_key, value, after=anchors.get(doc_key) if anchors else None)
             except KeyError:  # there without a text the format reads as one: set may still give it one
                 document.set(doc_key, value)
         else:

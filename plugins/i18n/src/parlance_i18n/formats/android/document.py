@@ -45,6 +45,8 @@ class AndroidDocument(XmlDocument):
         check_count(len(self._entries), self._limits)
         self._last: XmlNode | None = None  # the entry that ends last (found on the first add)
         self._indents: dict[str, str] = {}  # what `_unit` and `_item_indent` found
+        self._added_at: dict[str, tuple[int, str]] = {}  # keys planned as new -> (where, what precedes the element)
+        self._last_at: dict[int, str] = {}  # where new entries are planned -> the last key planned there
 
     def keys(self) -> list[str]:
         self._settle()
@@ -172,8 +174,8 @@ class AndroidDocument(XmlDocument):
             self._last = max((entry.owner for entry in self._entries.values()), key=lambda node: node.end)
         return self._last
 
-    def add(self, key: str, value: Value) -> None:
-        if self.PLANS_EDITS and self._plan_add(key, value):
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
+        if self.PLANS_EDITS and self._plan_add(key, value, after):
             return
         self._settle()
         if key in self._entries:
@@ -194,18 +196,36 @@ class AndroidDocument(XmlDocument):
             if index != 0:
                 raise KeyError(f"the string-array {name!r} does not exist; its first item is {name}[0]")
         element = self._element(key, value, array_item.group(1) if array_item and isinstance(value, str) else None)
-        self._apply([self._insert_at_end(element)], key, value)
+        anchor = self._entries.get(after) if after is not None else None
+        self._apply([self._insert_at_end(element, anchor.owner if anchor is not None else None)], key, value)
 
-    def _plan_add(self, key: str, value: Value) -> bool:
-        """Plan a new entry after the last one (or after the entries planned there before it); False
-        (nothing planned) for a string-array's item, a first entry, or a key the file has."""
+    def _plan_add(self, key: str, value: Value, after: str | None = None) -> bool:
+        """Plan a new entry after the entry of `after` (else the last one), or after the entries
+        planned there before it when it was added itself (or is the last); False (nothing planned)
+        for a string-array's item, a first entry, a key the file has, or an entry to go before
+        others planned at its place."""
         if self._gone:
             return False  # the entry it would go after may be one a planned delete takes
         if key in self._entries or key in self._edited or self._last_entry() is None or (
                 ARRAY_KEY.fullmatch(key) and isinstance(value, str)):
             return False
-        edit = self._insert_at_end(self._element(key, value, None))
-        return self._plan_apply([edit], key, value, edit[:2], [self._file.root])
+        element = self._element(key, value, None)
+        anchor = self._entries.get(after) if after is not None else None
+        if after is not None and anchor is None and after in self._added_at:
+            at, prefix = self._added_at[after]
+            if self._last_at[at] != after:
+                return False  # it goes between entries planned at one place
+            edit = (at, at, prefix + element)
+        else:
+            edit = self._insert_at_end(element, anchor.owner if anchor is not None else None)
+            if anchor is not None and edit[0] in self._last_at:
+                return False  # before the entries planned after its anchor: made on the current text
+            prefix = edit[2][:len(edit[2]) - len(element)]
+        if not self._plan_apply([edit], key, value, edit[:2], [self._file.root]):
+            return False
+        self._added_at[key] = (edit[0], prefix)
+        self._last_at[edit[0]] = key
+        return True
 
     def _element(self, key: str, value: Value, array: str | None) -> str:
         """A new entry's XML: nested items on their own lines, unless the file is written on one line."""
@@ -226,12 +246,12 @@ class AndroidDocument(XmlDocument):
             return f'<plurals name="{escape_attribute(key)}">{items}{closing}</plurals>'
         return f'<string name="{escape_attribute(key)}">{self._escape(value, None)}</string>'
 
-    def _insert_at_end(self, element: str) -> tuple[int, int, str]:
-        """Where a new entry goes: on the line after the last entry, indented as it is."""
+    def _insert_at_end(self, element: str, after: XmlNode | None = None) -> tuple[int, int, str]:
+        """Where a new entry goes: on the line after the entry `after` (else the last entry), indented as it is."""
         file = self._file
         root = file.root
         newline = file.newline
-        last = self._last_entry()
+        last = after if after is not None else self._last_entry()
         if last is None:
             last = max(root.elements(), key=lambda node: node.end, default=None)
         if last is not None:

@@ -147,7 +147,15 @@ class AppleStringsDocument(TextDocument):
         self._positions: dict[int, int] | None = None  # id(entry) -> its place among the entries, found once
         self._siblings: Siblings[Entry | _Added] | None = None  # made by the first add
         self._last_at: dict[int, _Added] = {}  # where keys were added -> the last one added there
+        self._added: dict[str, _Added] = {}  # keys added since the parse -> where
         self._style: _Style | None = None
+
+    def _anchor(self, key: str | None) -> Entry | _Added | None:
+        """The entry of `key`, of the parse or added since, that a new key is asked to go after."""
+        if key is None:
+            return None
+        found = self._by_key.get(key)
+        return found[-1] if found else self._added.get(key)
 
     def keys(self) -> list[str]:
         self._settle()
@@ -204,8 +212,8 @@ class AppleStringsDocument(TextDocument):
             self._edited[key] = value
         return True
 
-    def add(self, key: str, value: Value) -> None:
-        if self._planning() and self._plan_add(key, value):
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
+        if self._planning() and self._plan_add(key, value, after):
             return
         self._settle()
         if key in self._by_key:
@@ -219,9 +227,10 @@ class AppleStringsDocument(TextDocument):
             ending = "" if not self._text or self._text.endswith(("\n", "\r")) else newline
             self._splice(end, end, ending + line + newline)
             return
-        after = nearest_sibling(key, [(entry.key, entry) for entry in entries])
-        assert after is not None
-        at = line_end(self._text, after.end, NEWLINES)
+        anchor = self._by_key.get(after) if after is not None else None
+        entry = anchor[-1] if anchor else nearest_sibling(key, [(entry.key, entry) for entry in entries])
+        assert entry is not None
+        at = line_end(self._text, entry.end, NEWLINES)
         self._splice(at, at, self._spacing() + line)
 
     def _line(self, key: str, value: str) -> str:
@@ -232,7 +241,7 @@ class AppleStringsDocument(TextDocument):
         style = self._file_style()
         return style.newline * 2 if style.apart else style.newline
 
-    def _plan_add(self, key: str, value: Value) -> bool:
+    def _plan_add(self, key: str, value: Value, anchor: str | None = None) -> bool:
         """Plan a new key's line where `add` would put it: right after an entry of the parse that
         nothing has been added after yet, or right after the last key added at one place."""
         entries = self._parser.entries
@@ -242,7 +251,7 @@ class AppleStringsDocument(TextDocument):
             return False  # a key deleted since the parse may be the one it would go after
         if self._siblings is None:
             self._siblings = Siblings((entry.key, entry, (entry.start, 0, 0)) for entry in entries)
-        after = self._siblings.nearest(key)
+        after = self._anchor(anchor) or self._siblings.nearest(key)
         if isinstance(after, _Added):
             if self._last_at[after.at] is not after:
                 return False  # it goes between keys added at one place
@@ -256,7 +265,7 @@ class AppleStringsDocument(TextDocument):
             self._plan(at, at, self._spacing() + self._line(key, value))
         except Overlap:
             return False
-        added = self._last_at[at] = _Added(at)
+        added = self._last_at[at] = self._added[key] = _Added(at)
         self._siblings.place(key, added, (at, 1, len(self._planned)))
         self._edited[key] = value
         return True

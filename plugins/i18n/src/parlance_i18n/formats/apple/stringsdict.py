@@ -293,6 +293,8 @@ class StringsdictDocument(XmlDocument):
         self._names = self._named.keys()
         self._read: dict[str, _Entry | None] = {}  # the entries looked at: read when first asked for
         self._layout: tuple[str | None, str, Callable[[int], str]] | None = None  # (indent, step, inside)
+        self._added_at: dict[str, _Pair] = {}  # entries planned as new -> the pair of the parse they follow
+        self._last_at: dict[int, str] = {}  # where entries are planned -> the last one planned there
 
     def _entry_of(self, key: str) -> _Entry | None:
         """The entry `key` names (its first usable pair), or None."""
@@ -421,27 +423,43 @@ class StringsdictDocument(XmlDocument):
             gap = file.line_gap(elements[0].start) if elements else ""
         return gap, inside
 
-    def add(self, key: str, value: Value) -> None:
-        if self.PLANS_EDITS and self._plan_add(key, value):
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
+        if self.PLANS_EDITS and self._plan_add(key, value, after):
             return
         self._settle()
         if key in self._names:
             raise KeyError(f"{key!r} is already in the file; use set to change it")
         if not isinstance(value, dict) or not value:
             raise ValueError("a .stringsdict entry is a dict of plural forms by category")
-        self._apply([self._new_entry(key, value)], key, value)
+        anchor = self._named[after][-1] if after is not None and after in self._named else None
+        self._apply([self._new_entry(key, value, anchor)], key, value)
 
-    def _plan_add(self, key: str, value: Value) -> bool:
-        """Plan a new entry after the last one (of the parse, or planned there before it); False
-        (nothing planned) for a first entry, or a key the file has."""
+    def _plan_add(self, key: str, value: Value, after: str | None = None) -> bool:
+        """Plan a new entry after the entry of `after` (else the last one), or after the entries
+        planned there before it when it was added itself (or is the last); False (nothing planned)
+        for a first entry, a key the file has, or an entry to go before others planned at its place."""
         if key in self._names or key in self._edited or not isinstance(value, dict) or not value \
                 or not self._pairs:
             return False
-        edit = self._new_entry(key, value)
-        return self._plan_apply([edit], key, value, edit[:2], self._top_ancestors())
+        anchor = self._named[after][-1] if after is not None and after in self._named else None
+        if anchor is None and after is not None and after in self._added_at:
+            anchor = self._added_at[after]
+            if self._last_at[anchor.value.end] != after:
+                return False  # between entries planned at one place
+        elif anchor is None:
+            anchor = self._pairs[-1]
+        elif anchor.value.end in self._last_at:
+            return False  # before the entries planned after its anchor: made on the current text
+        edit = self._new_entry(key, value, anchor)
+        if not self._plan_apply([edit], key, value, edit[:2], self._top_ancestors()):
+            return False
+        self._added_at[key] = anchor
+        self._last_at[anchor.value.end] = key
+        return True
 
-    def _new_entry(self, key: str, value: dict[str, str]) -> tuple[int, int, str]:
-        """The edit that writes a new entry after the last one, laid out as the file's entries are."""
+    def _new_entry(self, key: str, value: dict[str, str], after: _Pair | None = None) -> tuple[int, int, str]:
+        """The edit that writes a new entry after the pair `after` (else the last one), laid out as
+        the file's entries are."""
         file = self._file
         top = file.root.first("dict")
         assert top is not None
@@ -477,7 +495,7 @@ class StringsdictDocument(XmlDocument):
             out += [pair(2, category, forms[category]) for category in sorted(forms, key=_ORDER.__getitem__)]
             out.append(line(1, "</dict>"))
         out.append(line(0, "</dict>"))
-        anchor = pairs[-1].value.end if pairs else top.open_end
+        anchor = (after or pairs[-1]).value.end if pairs else top.open_end
         return anchor, anchor, "".join(out)
 
     def _step(self, indent: str) -> str:

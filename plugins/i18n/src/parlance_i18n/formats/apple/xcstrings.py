@@ -359,13 +359,15 @@ class XcstringsDocument(Document):
             self._json.delete(here)
             self._write(here, value)
 
-    def add(self, key: str, value: Value) -> None:
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
         if key in self._keys:
             raise KeyError(key)
         here = self._localization(key)
         if self._json.value_at(here) is not None:  # a localization this reader cannot edit (device variations)
             raise KeyError(key)
-        self._write(here, value)
+        # a key the catalog has no entry for yet: its entry goes after `after`'s (the entry of a key
+        # the catalog has already holds every language's localizations, placed by Xcode)
+        self._write(here, value, ("strings", after) if after is not None else None)
         self._keys[key] = None
 
     def delete(self, key: str) -> None:
@@ -387,13 +389,14 @@ class XcstringsDocument(Document):
         if isinstance(state, str) and state != _TRANSLATED:
             self._json.set_string((*unit, "state"), _TRANSLATED)
 
-    def _add_unit(self, unit: Path, text: str) -> None:
-        self._json.add_string((*unit, "state"), _TRANSLATED)  # Xcode writes the state first
+    def _add_unit(self, unit: Path, text: str, after: Path | None = None) -> None:
+        self._json.add_string((*unit, "state"), _TRANSLATED, after)  # Xcode writes the state first
         self._json.add_string((*unit, "value"), text)
 
-    def _write(self, localization: Path, value: Value) -> None:
+    def _write(self, localization: Path, value: Value, after: Path | None = None) -> None:
         if isinstance(value, str):
-            self._add_unit((*localization, "stringUnit"), value)
+            self._add_unit((*localization, "stringUnit"), value, after)
             return
         for category, form in value.items():
-            self._add_unit((*localization, "variations", "plural", category, "stringUnit"), form)
+            self._add_unit((*localization, "variations", "plural", category, "stringUnit"), form, after)
+            after = None  # the first form made the entry

@@ -140,6 +140,9 @@ class I18nextFormat(CatalogFormat):
     def message_keys(self, document: Document, key: str) -> list[str]:
         return groups.group_keys(document, key)
 
+    def part_order(self, key: str) -> Sequence[str]:
+        return groups.part_order(key)
+
     def renamed_key(self, part: str, old: str, new: str) -> str:
         return groups.renamed_part(part, old, new) or super().renamed_key(part, old, new)
 
@@ -485,12 +488,12 @@ class I18nextDocument(Document):
             raise KeyError(key)
         self._json.set_string(path, _string_value(key, value))
 
-    def add(self, key: str, value: Value) -> None:
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
         if key in self._paths:
             raise KeyError(key)
         text = _string_value(key, value)
         path = self._paths.path_for(key)
-        self._json.add_string(path, text)
+        self._json.add_string(path, text, self._paths.get(after) if after is not None else None)
         self._paths.add(key, path)
 
     def delete(self, key: str) -> None:

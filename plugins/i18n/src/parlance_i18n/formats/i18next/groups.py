@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from parlance_i18n.formats.base import Document, Value
 
 __all__ = ["CARDINAL_SUFFIXES", "FORM_SUFFIXES", "ORDINAL_SUFFIXES", "form_names", "group_keys", "group_writes",
-           "renamed_part"]
+           "part_order", "renamed_part"]
 
 _CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 CARDINAL_SUFFIXES = tuple(f"_{c}" for c in _CATEGORIES)
@@ -25,6 +25,12 @@ def group_keys(document: Document, key: str) -> list[str]:
     """`key` itself when the document has it, then its plural forms (cardinal, then ordinal)."""
     found = [key] if document.get(key) is not None else []
     return found + [key + s for s in _IN_ORDER if document.get(key + s) is not None]
+
+
+def part_order(key: str) -> list[str]:
+    """Every key the message `key` may be held in, as a file writes them: itself, its cardinal
+    forms in CLDR order (`items_one`, `items_few`, `items_many`, `items_other`), its ordinal forms."""
+    return [key] + [key + suffix for suffix in _IN_ORDER]
 
 
 def renamed_part(part: str, old: str, new: str) -> str | None:

@@ -266,10 +266,13 @@ class PoDocument(Document):
             self._replace(entry, entry.strline, entry.end, new)
         entry.strs = _forms(value)
 
-    def add(self, key: str, value: Value, *, msgid_plural: str | None = None, comments: Sequence[str] = ()) -> None:
+    def add(self, key: str, value: Value, *, after: str | None = None, msgid_plural: str | None = None,
+            comments: Sequence[str] = ()) -> None:
         """Append a new entry after the last one. A plural value ({"0": ..., ...}) needs a
         msgid_plural; without one the msgid is used for both. `comments` are the entry's comment
-        lines as written (`#. ...`, `#: ...`, `#, c-format`), put above it."""
+        lines as written (`#. ...`, `#: ...`, `#, c-format`), put above it. `after` is not used
+        yet: a PO file's entries are ordered by msgmerge from the template, and a new one goes last,
+        as `msgmerge` puts an entry its template does not place."""
         if not key or key in self._index:
             raise KeyError(key)
         if any(not line.startswith("#") or "\n" in line or "\r" in line for line in comments):

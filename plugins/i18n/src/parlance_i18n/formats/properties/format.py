@@ -410,7 +410,15 @@ class PropertiesDocument(TextDocument):
         self._positions: dict[int, int] | None = None  # id(entry) -> its place among the entries, found once
         self._siblings: Siblings[_Entry | _Added] | None = None  # made by the first add
         self._last_at: dict[int, _Added] = {}  # where keys were added -> the last one added there
+        self._added: dict[str, _Added] = {}  # keys added since the scan -> where
         self._style: _Style | None = None
+
+    def _anchor(self, key: str | None) -> _Entry | _Added | None:
+        """The entry of `key`, of the scan or added since, that a new key is asked to go after."""
+        if key is None:
+            return None
+        found = self._by_key.get(key)
+        return found[-1] if found else self._added.get(key)
 
     def keys(self) -> list[str]:
         self._settle()
@@ -503,8 +511,8 @@ class PropertiesDocument(TextDocument):
     def _file_separator(self) -> str:
         return self._separator(self._entries[-1]) if self._entries else "="
 
-    def add(self, key: str, value: Value) -> None:
-        if self._planning() and self._plan_add(key, value):
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
+        if self._planning() and self._plan_add(key, value, after):
             return
         self._settle()
         if key in self._by_key:
@@ -512,17 +520,18 @@ class PropertiesDocument(TextDocument):
         if not isinstance(value, str):
             raise TypeError(f"a .properties message is text; got {type(value).__name__} for {key!r}")
         style = self._file_style()
-        after = nearest_sibling(key, [(k, found[-1]) for k, found in self._by_key.items()])
-        separator = self._separator(after) if after is not None else "="
+        anchor = self._by_key.get(after) if after is not None else None
+        entry = anchor[-1] if anchor else nearest_sibling(key, [(k, found[-1]) for k, found in self._by_key.items()])
+        separator = self._separator(entry) if entry is not None else "="
         line = f"{style.escape(key, key=True)}{separator}{style.escape(value, key=False)}"
         end = len(self._text)
-        if after is None:  # no entry yet: after whatever the file holds (comments)
+        if entry is None:  # no entry yet: after whatever the file holds (comments)
             if not self._text or self._text.endswith(("\n", "\r")):
                 self._splice(end, end, line + style.newline)
             else:
                 self._splice(end, end, style.newline + line)
             return
-        self._splice(*self._after(after, style.newline + line))
+        self._splice(*self._after(entry, style.newline + line))
 
     def _after(self, entry: _Entry, line: str) -> tuple[int, int, str]:
         """The edit that puts `line` after `entry` (past the blank line that ends a continued one)."""
@@ -531,7 +540,7 @@ class PropertiesDocument(TextDocument):
             at += len(self._file_style().newline) + len(self._contents[entry.last + 1])
         return at, at, line
 
-    def _plan_add(self, key: str, value: Value) -> bool:
+    def _plan_add(self, key: str, value: Value, anchor: str | None = None) -> bool:
         """Plan a new key's line where `add` would put it: right after an entry of the scan that
         nothing has been added after yet, or right after the last key added at one place."""
         if key in self._by_key or key in self._edited or not isinstance(value, str) or not self._entries:
@@ -541,7 +550,7 @@ class PropertiesDocument(TextDocument):
         if self._siblings is None:
             self._siblings = Siblings((name, found[-1], (found[0].key_start, 0, 0))
                                       for name, found in self._by_key.items())
-        after = self._siblings.nearest(key)
+        after = self._anchor(anchor) or self._siblings.nearest(key)
         style = self._file_style()
         if isinstance(after, _Added):
             if self._last_at[after.at] is not after:
@@ -558,7 +567,7 @@ class PropertiesDocument(TextDocument):
             self._plan(at, at, style.newline + line)
         except Overlap:
             return False
-        added = self._last_at[at] = _Added(at, separator)
+        added = self._last_at[at] = self._added[key] = _Added(at, separator)
         self._siblings.place(key, added, (at, 1, len(self._planned)))
         self._edited[key] = value
         return True

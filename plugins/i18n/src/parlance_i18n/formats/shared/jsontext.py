@@ -71,6 +71,7 @@ class JsonDocument:
         self._style: _Style | None = None
         self._current: JsonDocument | None = None  # the edited text re-read, for reads after edits
         self._dirty = False
+        self._hints: dict[int, int] = {}  # id(object) -> where a member was last put in it (`_append`)
         text = self._text
         start = skip_space(text, 0)
         end = len(text.rstrip(" \t\n\r"))
@@ -144,9 +145,11 @@ class JsonDocument:
         member.token = self._style_of().string(value)
         self._touch(trail)
 
-    def add_string(self, path: Path, value: str) -> None:
-        """Add `path` with the string `value` after the last member of its object, creating the
-        missing objects on the way (KeyError when present, or when a parent is not an object)."""
+    def add_string(self, path: Path, value: str, after: Path | None = None) -> None:
+        """Add `path` with the string `value`, creating the missing objects on the way (KeyError when
+        present, or when a parent is not an object). The first member made goes right after the
+        member of its object that `after` (an existing path) goes through, when `after` goes
+        through that object; else after the object's last member."""
         parent = self._root
         if not path or parent is None:
             raise KeyError(path)
@@ -159,12 +162,14 @@ class JsonDocument:
             trail.append((parent, found))
             if found is None:
                 self._touch(trail)
+                anchor = after[depth] if after is not None and len(after) > depth and after[:depth] == path[:depth] \
+                    else None
                 for position in range(depth, len(path)):
                     child: Any = value
                     if position < len(path) - 1:
                         child = Container(-1, -1, False)
                         child.members, child.index, child.dirty = [], {}, True
-                    self._append(parent, path[position], child)
+                    self._append(parent, path[position], child, anchor if position == depth else None)
                     parent = child
                 return
             parent = found.value
@@ -315,11 +320,26 @@ class JsonDocument:
         line_start = self._text.rfind("\n", 0, container.start) + 1
         return self._text[line_start:skip_space(self._text, line_start, container.start)].replace("\r", "")
 
-    def _append(self, parent: Container, key: str, value: Any) -> None:
+    def _append(self, parent: Container, key: str, value: Any, anchor: str | None = None) -> None:
+        """Add the member `key` to `parent`: right after its member `anchor` when it has one, else last."""
         style = self._style_of()
         colon = self._colon(parent)
         members = self._members(parent)
-        if members:
+        assert parent.index is not None
+        found = parent.index.get(anchor) if anchor is not None else None
+        position = len(members)
+        if found is not None and found is not members[-1]:
+            # looked for from the last member added to this object on: keys added in the source's
+            # order find their anchor past it, so placing them all scans the object about once
+            hint = self._hints.get(id(parent), 0)
+            try:
+                position = members.index(found, min(hint, len(members))) + 1
+            except ValueError:
+                position = members.index(found) + 1
+            self._hints[id(parent)] = position
+        if position < len(members):  # between two members: written as the one it goes before is
+            sep = self._sep(members[position])
+        elif members:
             last_sep = self._sep(members[-1])
             if len(members) > 1:
                 sep = last_sep
@@ -340,8 +360,7 @@ class JsonDocument:
             value.indent = sep[sep.rfind("\n") + 1:] if "\n" in sep else None
         else:
             member.token = style.string(value)
-        members.append(member)
-        assert parent.index is not None
+        members.insert(position, member)
         parent.index[key] = member
 
     def _render(self, node: Container, out: list[str]) -> None:

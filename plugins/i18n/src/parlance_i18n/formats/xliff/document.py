@@ -65,6 +65,9 @@ class XliffDocument(XmlDocument):
         self._ids: set[str] = set()  # every unit id (made by the first add)
         self._in_container: dict[int, tuple[Unit, Unit]] | None = None  # id(container) -> (first, last) unit
         self._file_units: dict[str, Unit] | None = None  # file name -> its first unit
+        # units planned as new -> (the unit of the parse they follow, their container); where -> the last one
+        self._added_at: dict[str, tuple[XmlNode, XmlNode]] = {}
+        self._last_at: dict[int, str] = {}
 
     def _unit(self, key: str) -> Unit | None:
         return self._units.get(key) or self._qualified.get(key)
@@ -154,8 +157,8 @@ class XliffDocument(XmlDocument):
             return False  # `set` says why
         return self._plan_apply([edit], key, value, (node.start, node.end), self._ancestors(node))
 
-    def add(self, key: str, value: Value) -> None:
-        if self.PLANS_EDITS and (self._plan_text(key, value, adding=True) or self._plan_unit(key, value)):
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
+        if self.PLANS_EDITS and (self._plan_text(key, value, adding=True) or self._plan_unit(key, value, after)):
             return
         self._settle()
         if not isinstance(value, str):
@@ -169,11 +172,20 @@ class XliffDocument(XmlDocument):
         if not self._scan.containers:
             raise ValueError("the file has no <file> (1.2: no <body>) to add a unit to")
         container, unit_id = self._container_for(key)
-        self._apply([self._new_unit(container, unit_id, value)], key, value)
+        self._apply([self._new_unit(container, unit_id, value, self._anchor_in(container, after))], key, value)
 
-    def _plan_unit(self, key: str, value: Value) -> bool:
-        """Plan a new unit after its container's last one; False (nothing planned) where there is
-        none, or the key names a file or an id the file has."""
+    def _anchor_in(self, container: XmlNode, key: str | None) -> XmlNode | None:
+        """The unit of `key` when it is in `container` (a new unit goes right after it)."""
+        unit = self._unit(key) if key is not None else None
+        if unit is None or not container.start <= unit.node.start < container.end:
+            return None
+        return unit.node
+
+    def _plan_unit(self, key: str, value: Value, after: str | None = None) -> bool:
+        """Plan a new unit after the unit of `after` in its container (else after the container's
+        last one), or after the units planned there before it when it was added itself; False
+        (nothing planned) where there is none, the key names a file or an id the file has, or the
+        unit would go before others planned at its place."""
         if not isinstance(value, str) or key in self._edited or self._unit(key) is not None \
                 or not self._scan.containers:
             return False
@@ -182,10 +194,21 @@ class XliffDocument(XmlDocument):
         container, unit_id = self._container_for(key)
         if unit_id != key or unit_id in self._ids or self._units_in(container) is None:
             return False
-        edit = self._new_unit(container, unit_id, value)
+        anchor = self._anchor_in(container, after)
+        if anchor is None and after is not None and after in self._added_at:  # after a unit planned itself: as that one was, after the units planned before it
+            anchor, inside = self._added_at[after]
+            if self._last_at[anchor.end] != after or inside is not container:
+                return False  # between units planned at one place, or in another container
+        elif anchor is None:
+            anchor = self._units_in(container)[1].node  # type: ignore[index]
+        elif anchor.end in self._last_at:
+            return False  # before the units planned after its anchor: made on the current text
+        edit = self._new_unit(container, unit_id, value, anchor)
         if not self._plan_apply([edit], key, value, edit[:2], [*self._ancestors(container), container]):
             return False
         self._ids.add(unit_id)
+        self._added_at[key] = (anchor, container)
+        self._last_at[anchor.end] = key
         return True
 
     def _units_in(self, container: XmlNode) -> tuple[Unit, Unit] | None:
@@ -218,15 +241,17 @@ class XliffDocument(XmlDocument):
                 return container
         return self._scan.containers[-1]
 
-    def _new_unit(self, container: XmlNode, unit_id: str, value: str) -> tuple[int, int, str]:
-        """A unit after the container's last one, shaped and indented as that one is."""
+    def _new_unit(self, container: XmlNode, unit_id: str, value: str,
+                  after: XmlNode | None = None) -> tuple[int, int, str]:
+        """A unit after the unit `after` (else the container's last one), shaped and indented as
+        the last one is."""
         file = self._file
         newline = file.newline
         version = self._scan.version
         found = self._units_in(container)
         last_unit = found[1] if found is not None else None
         if last_unit is not None:
-            anchor = last_unit.node
+            anchor = after if after is not None else last_unit.node
             indent = file.indent_of(anchor.start)
         else:
             anchor = None

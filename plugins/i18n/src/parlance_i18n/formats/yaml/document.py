@@ -86,6 +86,16 @@ class _NewKeys:
         self.indent = indent
         self.items: dict[str, list[str] | _NewKeys] = {}
 
+    def put(self, name: str, item: list[str] | _NewKeys, after: str | None, first: bool = False) -> None:
+        """Add `name`: right after the item `after` when it is one of these, first when `first`
+        (right after the parsed item these keys follow), else last."""
+        if not first and (after is None or after not in self.items or next(reversed(self.items)) == after):
+            self.items[name] = item
+            return
+        items = list(self.items.items())
+        at = 0 if first else next(index for index, (known, _) in enumerate(items) if known == after) + 1
+        self.items = dict([*items[:at], (name, item), *items[at:]])
+
     def lines(self) -> list[str]:
         out: list[str] = []
         for item in self.items.values():
@@ -95,6 +105,17 @@ class _NewKeys:
             else:
                 out.extend(item)
         return out
+
+
+def _anchor_item(after: str | None, parent: list[str]) -> str | None:
+    """The name of the item of the mapping at `parent` (its key's segments) that the key `after`
+    is, or is under; None when `after` is not under that mapping."""
+    if after is None:
+        return None
+    segments = after.split(".")
+    if len(segments) <= len(parent) or segments[:len(parent)] != parent:
+        return None
+    return segments[len(parent)]
 
 
 _QUOTES = ("", "'", '"')
@@ -134,7 +155,9 @@ class YamlDocument(TextDocument):
         self._removed_ends: dict[int, int] = {}  # planned deletes: where one ends -> where it starts
         self._taken: dict[int, int] = {}  # id(mapping) -> how many of its items planned deletes take
         self._new_maps: dict[str, _NewKeys] = {}  # mappings adds created, by path
-        self._appended: dict[int, tuple[int, int, _NewKeys]] = {}  # id(mapping) -> (where, indentation, keys)
+        # id(mapping) (after its last item), or (id(mapping), id(an item's value)) -> (where, indentation, keys)
+        self._appended: dict[int | tuple[int, int], tuple[int, int, _NewKeys]] = {}
+        self._added_in: dict[str, _NewKeys] = {}  # the path of an item adds made -> the keys it is among
         self._children: dict[int, dict[str, Node]] = {}  # id(mapping) -> its items by name, found once
         self._counts = self._style_counts()
         self._step_width = self._measure_step()
@@ -355,8 +378,8 @@ class YamlDocument(TextDocument):
             written = " " + self._new_scalar(value, False)
         self._splice(colon + 1, end, written)
 
-    def add(self, key: str, value: Value) -> None:
-        if self._planning() and self._plan_add(key, value):
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
+        if self._planning() and self._plan_add(key, value, after):
             return
         self._settle()
         if key in self._index:
@@ -375,7 +398,7 @@ class YamlDocument(TextDocument):
         rest = segments[depth:]
         existing = self._child(mapping, rest[0])
         if existing is None:
-            self._insert(mapping, rest, value)
+            self._insert(mapping, rest, value, _anchor_item(after, segments[:depth]))
             return
         if len(rest) > 1 and isinstance(existing, Scalar) and existing.kind == "null" and not mapping.flow:
             item_key = next(item for item, item_value in mapping.items if item_value is existing)
@@ -386,7 +409,7 @@ class YamlDocument(TextDocument):
         raise KeyError(f"{'.'.join(segments[:depth + 1])!r} already holds a value that is not a mapping of "
                        f"messages, so {key!r} cannot go under it")
 
-    def _plan_add(self, key: str, value: Value) -> bool:
+    def _plan_add(self, key: str, value: Value, after: str | None = None) -> bool:
         """Plan adding a key into a block mapping of the parse, or into one an add created; False
         (nothing planned) where `add` must see the current text (or refuses the key)."""
         segments = key.split(".")
@@ -401,22 +424,31 @@ class YamlDocument(TextDocument):
             depth -= 1
         path = ".".join(segments[:depth])
         rest = segments[depth:]
+        anchor = _anchor_item(after, segments[:depth])
+        first = False
         into = self._new_maps.get(path)
         if into is None:
             mapping = self._maps[path]
-            if mapping.flow or not mapping.items or rest[0] in self._items_of(mapping):
+            items = self._items_of(mapping) if not mapping.flow and mapping.items else {}
+            if not items or rest[0] in items:
                 return False  # `add` writes it another way, or refuses it
-            into = self._appending_to(mapping)
+            into = self._added_in.get(f"{path}.{anchor}" if path else anchor) if anchor is not None else None
+            if into is None:  # after a parsed item: before the keys added after it so far
+                parsed = items.get(anchor) if anchor is not None else None
+                into, anchor, first = self._inserting_after(mapping, parsed), None, parsed is not None
         if rest[0] in into.items:
             return False
         step = " " * self._step()
         for name in rest[:-1]:  # the parents this add creates
             created = _NewKeys(f"{into.indent}{self._new_key(name)}:", into.indent + step)
-            into.items[name] = created
+            into.put(name, created, anchor, first)
+            self._added_in[f"{path}.{name}" if path else name] = into
+            anchor, first = None, False
             path = f"{path}.{name}" if path else name
             self._new_maps[path] = created
             into = created
-        into.items[rest[-1]] = self._block_lines(rest[-1:], value, into.indent)
+        into.put(rest[-1], self._block_lines(rest[-1:], value, into.indent), anchor, first)
+        self._added_in[f"{path}.{rest[-1]}" if path else rest[-1]] = into
         self._count_new(value, False)
         self._edited[key] = value
         self._changed = True
@@ -434,13 +466,17 @@ class YamlDocument(TextDocument):
                         found.setdefault(name, value)
         return found
 
-    def _appending_to(self, mapping: Map) -> _NewKeys:
-        """The keys added after a parsed block mapping's last item (`_insert`'s place and indentation)."""
-        found = self._appended.get(id(mapping))
+    def _inserting_after(self, mapping: Map, item: Node | None) -> _NewKeys:
+        """The keys added after the item of a parsed block mapping whose value is `item` (None: its
+        last item): `_insert`'s place and indentation."""
+        last = mapping.items[-1][1]
+        item = last if item is None else item
+        slot = id(mapping) if item is last else (id(mapping), id(item))
+        found = self._appended.get(slot)
         if found is None:
             indent = " " * self._column_of_key(mapping.items[0][0])
-            at = line_end(self._text, self._entry_end(mapping.items[-1][1]))
-            found = self._appended[id(mapping)] = (at, len(indent), _NewKeys("", indent))
+            at = line_end(self._text, self._entry_end(item))
+            found = self._appended[slot] = (at, len(indent), _NewKeys("", indent))
         return found[2]
 
     def _before_writing(self) -> None:
@@ -457,29 +493,30 @@ class YamlDocument(TextDocument):
                 return value
         return None
 
-    def _insert(self, mapping: Map, path: list[str], value: Value) -> None:
-        self._splice(*self._insert_edit(mapping, path, value))
+    def _insert(self, mapping: Map, path: list[str], value: Value, after: str | None = None) -> None:
+        self._splice(*self._insert_edit(mapping, path, value, after))
 
     def _plan_insert(self, mapping: Map, path: list[str], value: Value) -> None:
         self._plan(*self._insert_edit(mapping, path, value))
         self._count_new(value, mapping.flow)
 
-    def _insert_edit(self, mapping: Map, path: list[str], value: Value) -> tuple[int, int, str]:
+    def _insert_edit(self, mapping: Map, path: list[str], value: Value,
+                     after: str | None = None) -> tuple[int, int, str]:
         """The edit that writes `path` (keys, the last one holding `value`) into `mapping`, after its
-        last item."""
+        item named `after` when it has one, else after its last item."""
         text = self._text
         newline = self._newline()
+        anchor = self._items_of(mapping).get(after) if after is not None and mapping.items else None
         if mapping.flow:
             entry = self._flow_entry(path, value)
             if mapping.items:
-                at = mapping.items[-1][1].end
+                at = (anchor or mapping.items[-1][1]).end
                 return at, at, ", " + entry
             at = text.index("{", mapping.start) + 1
             return at, at, entry
         if mapping.items:
             indent = " " * self._column_of_key(mapping.items[0][0])
-            last_key, last_value = mapping.items[-1]
-            end = self._entry_end(last_value)
+            end = self._entry_end(anchor or mapping.items[-1][1])
             at = line_end(text, end)
         else:
             indent = " " * mapping.column

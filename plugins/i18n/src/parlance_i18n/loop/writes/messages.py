@@ -23,6 +23,7 @@ from parlance_i18n.formats import (
 from parlance_i18n.icu.plurals import plural_rules
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.forms import Candidate, Write, candidate_problem, document_writes, has_key, write_into
+from parlance_i18n.loop.placement import Placement
 from parlance_i18n.loop.validate import check_candidate, completed_forms
 from parlance_i18n.loop.writes.files import Reader, in_catalog
 from parlance_i18n.loop.writes.new_files import NewFiles
@@ -44,6 +45,8 @@ class _Message:
     glossary_missing: list[str] = field(default_factory=list)
     template: CatalogFile | None = None
     """The template to add the entry from, where the target's file lacks it (gettext's `.pot`)."""
+    origin: CatalogFile | None = None
+    """The source-locale file that has the message: its key order places a key new to the target."""
 
 
 def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Mapping[str, Candidate], *,
@@ -73,14 +76,15 @@ def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Ma
     replay: dict[Path, tuple[CatalogFile, tuple[Step, ...]]] = {}
     started = new_files.started if new_files is not None else {}
     for path, (file, items) in router.by_file().items():
-        outcomes, after, writes = _plan_file(router.reader, file, items)
+        outcomes, after, writes, anchors = _plan_file(router.reader, file, items)
         results.update(outcomes)
         before = router.reader.data(path)
         if after is not None and before is not None and (after != before or (path in started and not messages)):
             files[path] = (b"", after) if path in started else (before, after)  # a new file: all of it is new
             templates = tuple((m.key, data) for m in items if m.template is not None and outcomes[m.key].status == "written"
                               and (data := router.reader.file_data(m.template)) is not None)
-            replay[path] = (file, (Edits(file.format, file.tag, tuple(writes), limits=limits, templates=templates),))
+            replay[path] = (file, (Edits(file.format, file.tag, tuple(writes), limits=limits, templates=templates,
+                                         anchors=anchors),))
     for key, reasons in router.refused.items():
         chosen = router.chosen.get(key)
         results[key] = KeyOutcome(key, "refused", reasons, str(chosen.path) if chosen else None)
@@ -112,7 +116,7 @@ class _Router:
         message = self.messages[key] = _Message(key, value)
         origin = _find_source(self.reader, self.source_files, key)
         if origin is not None:
-            message.source_value, message.source = origin[1], origin[2]
+            message.source_value, message.source, message.origin = origin[1], origin[2], origin[0]
             if key in getattr(origin[3], "untranslatable_keys", ()):
                 self.refused[key] = ["the source marks it translatable=\"false\": it is not translated"]
                 return
@@ -242,14 +246,15 @@ class _Router:
         return grouped
 
 
-def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tuple[dict[str, KeyOutcome], bytes | None,
-                                                                                 list[tuple[Write, ...]]]:
-    """Each message's outcome in `file`, the file's new bytes (None when unreadable) and the writes."""
+def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]
+               ) -> tuple[dict[str, KeyOutcome], bytes | None, list[tuple[Write, ...]], tuple[tuple[str, str], ...]]:
+    """Each message's outcome in `file`, the file's new bytes (None when unreadable), the writes and
+    where their new keys go."""
     fmt, tag, label = file.format, file.tag, str(file.path)
     data = reader.data(file.path)
     if data is None:
         reason = reader.errors[file.path]
-        return {m.key: KeyOutcome(m.key, "refused", [reason], label) for m in items}, None, []
+        return {m.key: KeyOutcome(m.key, "refused", [reason], label) for m in items}, None, [], ()
     needed = plural_rules(tag).cardinal_categories
     refused: dict[str, list[str]] = {}
     remaining = list(items)
@@ -259,6 +264,8 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
         if document is None:
             document = fmt.edit(data, tag, reader.limits)
         written: dict[str, tuple[Write, ...]] = {}
+        anchors: dict[str, str] = {}
+        placements: dict[Path, Placement | None] = {}  # by source file: its key order
         unchanged: list[str] = []
         broken = False
         for message in remaining:
@@ -268,16 +275,21 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
             except ValueError as exc:
                 refused[message.key] = [str(exc)]
                 continue
+            placement = _placement(reader, placements, message.origin, document) if writes else None
+            placed = placement.anchors(fmt, document, message.key, writes) if placement is not None else {}
             try:
                 if message.template is not None and not has_key(fmt, document, message.key):
                     template = reader.file_data(message.template)
                     if template is None or not fmt.add_from_template(document, template, tag, message.key):
                         raise ValueError(f"the template {message.template.path} no longer has it")
-                changed = write_into(document, writes)
+                changed = write_into(document, writes, placed)
             except (KeyError, ValueError, TypeError) as exc:  # the format cannot write it (half written: start over)
                 refused[message.key] = [document_reason(exc)]
                 broken = True
                 break
+            if placement is not None:
+                placement.added(doc_key for doc_key, value in writes if value is not None)
+                anchors.update(placed)
             if changed:
                 written[message.key] = writes
             else:
@@ -329,7 +341,19 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
                                          completed_forms(fmt, tag, values[key].value, values[key].source_value))
                          for key in written})
         outcomes.update({key: KeyOutcome(key, "unchanged", [], label) for key in unchanged})
-        return outcomes, after, list(written.values())
+        return outcomes, after, list(written.values()), tuple(anchors.items())
+
+
+def _placement(reader: Reader, placements: dict[Path, Placement | None], origin: CatalogFile | None,
+               document: Document) -> Placement | None:
+    """Where keys new to `document` go, from the key order of the source file `origin` (made once
+    per source file and Document); None without a source file."""
+    if origin is None:
+        return None
+    if origin.path not in placements:
+        messages = reader.messages(origin)
+        placements[origin.path] = Placement(messages, document) if messages is not None else None
+    return placements[origin.path]
 
 
 def _find_source(reader: Reader, files: list[CatalogFile], key: str

@@ -142,6 +142,8 @@ class Edits:
     limits: ReadLimits = DEFAULT_READ_LIMITS
     templates: tuple[tuple[str, bytes], ...] = ()
     """(key, its template's bytes): entries the file lacks, added from the template before the writes."""
+    anchors: tuple[tuple[str, str], ...] = ()
+    """(document key, the key it goes after): where the writes' new keys go (`loop.placement`)."""
 
     def run(self, data: bytes) -> bytes:
         return self.run_on(self.fmt.edit(data, self.tag, self.limits))
@@ -151,15 +153,18 @@ class Edits:
         for key, template in self.templates:
             if not has_key(self.fmt, document, key) and not self.fmt.add_from_template(document, template, self.tag, key):
                 raise ValueError(f"{key!r} is no longer in the template")
+        anchors = dict(self.anchors)
         for writes in self.writes:
-            write_into(document, writes)
+            write_into(document, writes, anchors)
         for old, new in self.renames:
             value = document.get(old)
             if value is None:
                 raise ValueError(f"{old!r} is no longer in the file")
             if document.get(new) is not None:
                 raise ValueError(f"{new!r} is in the file now")
-            document.add(new, value)  # first: a parent left empty by the delete is not removed and recreated
+            # added first, right after the old entry, which then goes: the new key takes its place (one
+            # hunk in the diff), and a parent left empty by the delete is not removed and recreated
+            document.add(new, value, after=old)
             document.delete(old)
         return document.to_bytes()
 
@@ -227,7 +232,7 @@ class _ReplayDocument(Document):
     def set(self, key: str, value: Value) -> None:
         raise TypeError("a replay is run, not edited")
 
-    def add(self, key: str, value: Value) -> None:
+    def add(self, key: str, value: Value, *, after: str | None = None) -> None:
         raise TypeError("a replay is run, not edited")
 
     def delete(self, key: str) -> None:
