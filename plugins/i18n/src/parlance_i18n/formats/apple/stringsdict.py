@@ -25,6 +25,7 @@ keys cannot be read at all. The DOCTYPE every plist carries is accepted and neve
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,10 @@ _VALUE_TYPE = "NSStringFormatValueTypeKey"
 _PLURAL_RULE = "NSStringPluralRuleType"
 PLIST_DOCTYPES = ("-//Apple//DTD PLIST 1.0//EN", "-//Apple Computer//DTD PLIST 1.0//EN")
 _ORDER = {category: index for index, category in enumerate(CATEGORIES)}
+_TREE_DEPTH = 2
+"""The levels of elements built when a file is parsed: its top-level dict and that dict's keys and
+values. An entry's own elements are built when it is first looked at; reading takes most entries
+straight from their text (`_plain_texts`)."""
 
 
 class _Invalid(Exception):
@@ -177,6 +182,59 @@ def _texts(file: XmlFile, entry: _Entry, shared: dict[str, str] | None = None) -
                   for name, variable in entry.variables.items()))
 
 
+# An entry dict's content when it holds only <key>, <string> and <dict> elements, with no attribute,
+# comment, CDATA or other markup: as almost every entry is written.
+_PLAIN_ENTRY = re.compile(rb"(?:\s*+(?:<key>[^<]*+</key>|<string>[^<]*+</string>|</?dict>))*+\s*+")
+_PLAIN_PIECE = re.compile(rb"<(key|string)>([^<]*+)</\1>|<(/?)dict>")
+
+
+def _plain_texts(raw: bytes, shared: dict[str, str]) -> EntryTexts | None:
+    """The texts of a usable entry whose dict's content is `raw`, read straight from the text, as
+    `_entry` and `_texts` read them from its elements; None when `raw` is not `_PLAIN_ENTRY` or the
+    entry is anything but usable (then its elements are read, to say why)."""
+    if _PLAIN_ENTRY.fullmatch(raw) is None:
+        return None
+    pieces = _PLAIN_PIECE.findall(raw)  # (tag, text, "/" or "") each; a <dict> or </dict> has no tag
+    count = len(pieces)
+    format_text: str | None = None
+    variables: dict[str, tuple[tuple[str, str], ...]] = {}
+    index = 0
+    while index < count:
+        tag, name_raw, _ = pieces[index]
+        if tag != b"key" or index + 1 >= count:
+            return None
+        name = unescape(name_raw.decode("utf-8"))
+        tag, value_raw, slash = pieces[index + 1]
+        if tag == b"string" and name == FORMAT_KEY:
+            format_text = unescape(value_raw.decode("utf-8"))
+            index += 2
+            continue
+        if tag or slash or name == FORMAT_KEY:
+            return None
+        index += 2
+        forms: dict[str, str] = {}
+        rule = None
+        while index < count and pieces[index][0]:
+            if index + 1 >= count or pieces[index][0] != b"key" or pieces[index + 1][0] != b"string":
+                return None
+            setting = unescape(pieces[index][1].decode("utf-8"))
+            if setting == _SPEC_TYPE:
+                rule = unescape(pieces[index + 1][1].decode("utf-8"))
+            elif setting in _ORDER:
+                if setting in forms:
+                    return None
+                forms[_CATEGORY[setting]] = unescape(pieces[index + 1][1].decode("utf-8"))
+            index += 2
+        if index >= count or not pieces[index][2] or rule != _PLURAL_RULE:
+            return None  # a <dict> inside a variable, or a rule that is not plural
+        index += 1
+        variables[name] = tuple(forms.items())
+    if format_text is None:
+        return None
+    common = shared.setdefault
+    return common(format_text, format_text), tuple((common(name, name), forms) for name, forms in variables.items())
+
+
 def _comments(file: XmlFile, parent: XmlNode) -> dict[int, str]:
     """The comment just before each child of `parent` (by the child's offset), where there is one."""
     found = {}
@@ -221,7 +279,10 @@ def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> StringsdictMessage
         lines[pair.name] = line
         check_count(len(lines), limits)
         try:
-            texts = _texts(file, _entry(file, pair), shared)
+            value = pair.value
+            plain = _plain_texts(file.text[value.open_end:value.close_start], shared) \
+                if value.name == "dict" else None
+            texts = plain if plain is not None else _texts(file, _entry(file, pair), shared)
             reason = entry_problem(texts)
             if reason is not None:
                 raise _Invalid(reason)
@@ -239,7 +300,7 @@ def _scan(data: bytes, limits: ReadLimits) -> XmlFile:
     if data.startswith(b"bplist"):
         raise CatalogFileError("the file is a binary property list; convert it to XML with "
                                "`plutil -convert xml1 <file>`", None)
-    return scan(data, PLIST_DOCTYPES, limits)
+    return scan(data, PLIST_DOCTYPES, limits, _TREE_DEPTH)
 
 
 # --- editing ---------------------------------------------------------------------------------------------------
@@ -277,6 +338,8 @@ def _split(value: Value, entry: _Entry) -> tuple[str, dict[str, dict[str, str]]]
 
 class StringsdictDocument(XmlDocument):
     """A .stringsdict being edited: values as described in the module docstring."""
+
+    TREE_DEPTH = _TREE_DEPTH
 
     def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         if data.startswith(b"bplist"):
