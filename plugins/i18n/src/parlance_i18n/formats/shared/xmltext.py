@@ -485,24 +485,23 @@ class _Source:
         if same is None:
             same = self._same_name[name] = re.compile(b"<(/?)" + re.escape(name) + rb"(?=[\s/>])")
         depth = 1
-        at = position
-        while True:
-            found = same.search(text, at)
-            assert found is not None, "checked text closes every element"
+        for found in same.finditer(text, position):
             if found.group(1):
                 depth -= 1
-                at = text.index(b">", found.end()) + 1
                 if depth == 0:
                     close_start = found.start()
                     break
+            elif text[found.end()] == 62:  # `<name>`
+                depth += 1
             else:
                 tag = _START_TAG.match(text, found.start())
                 assert tag is not None
-                at = tag.end()
-                if text[at - 2] != 47:  # not `<x/>`
+                if text[tag.end() - 2] != 47:  # not `<name .../>`
                     depth += 1
+        else:
+            raise AssertionError("checked text closes every element")
         if text.find(b"<!", position, close_start) < 0 and text.find(b"<?", position, close_start) < 0:
-            return close_start, at
+            return close_start, text.index(b">", close_start) + 1
         return self._walk_to_end(position)
 
     def _walk_to_end(self, position: int) -> tuple[int, int]:
