@@ -8,6 +8,9 @@ so a format can read its messages and splice a new value into exactly the bytes 
 - `root`: an `XmlNode` tree of elements and comments with the offsets of each start tag, content
   and end tag, and the line each starts on. Content is never decoded up front: a format slices the
   raw content (`content`) and reads it with `tokens`, `unescape` or its own rules (aapt2's, ...).
+  With `depth`, only that many levels below the root are built as the file is parsed, each deeper
+  element's children when first asked for (`.stringsdict`: its entries, which it mostly reads
+  straight from their text); the whole text is checked by expat first either way.
 
 Hostile XML is refused before it can cost anything, with a `CatalogFileError` naming the reason:
 entity declarations (billion laughs, quadratic blowup, external entities: `<!ENTITY` is refused
@@ -17,7 +20,8 @@ names Apple's). No DTD or entity is ever fetched: parameter entities are never p
 external-entity handler refuses. A file past its `ReadLimits` is refused too: more text than it may
 hold, before parsing, and more elements than `ELEMENTS_PER_MESSAGE` times the messages it may hold,
 counted as they are parsed (a message takes a few elements: a unit, its source, target and note;
-a plural's items), so that no file can make the tree outgrow what its messages need.
+a plural's items), so that no file can make the tree outgrow what its messages need (a tree built
+in part is counted before anything is built, when the file has more '<' than that).
 
 The editing side (escaping, offsets to splice, `XmlDocument`) is `xmledit`.
 """
