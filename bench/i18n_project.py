@@ -55,7 +55,7 @@ if what == "json":
     sys.exit()
 
 from parlance_i18n.model.catalog import Catalog
-from parlance_i18n.model.checks import check_locales
+from parlance_i18n.tools.engine import check_all  # what i18n_check runs: each catalog with i18n_status's counts
 from parlance_i18n.settings import I18nSettings
 from parlance_i18n.model.translator import Translator
 from parlance_i18n import formats
@@ -85,7 +85,7 @@ gc.collect()
 held = sum(len(catalog.bundles[c].messages) for c in ("de", "en"))
 after_open = rss()
 started = time.perf_counter()
-reference, reports = check_locales(translator, None, 100)
+reference, reports = check_all(translator, None, None, 100)
 checked = time.perf_counter() - started
 gc.collect()
 all_held = sum(r.message_count for r in reports)

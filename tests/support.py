@@ -138,3 +138,24 @@ def require_tool(name: str, why: str) -> str:
             pytest.fail(message)
         pytest.skip(message)
     return found
+
+
+def exit_status_within(proc: Any, since: float, seconds: float) -> tuple[int, float]:
+    """(status, seconds since `since`) once `proc` (a `subprocess.Popen`) exits; fails if it is still
+    running `seconds` after `since`."""
+    import subprocess
+    import time
+
+    try:
+        status = proc.wait(timeout=max(0.0, since + seconds - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"still running {seconds:.1f} s after being told to stop") from None
+    return int(status), time.monotonic() - since
+
+
+def forced_exit_logged(log: Path, reason: str, status: int) -> None:
+    """The server's stderr log `log` records exactly one forced exit, for `reason` with `status`."""
+    import json
+
+    lines = [json.loads(line) for line in log.read_text().splitlines() if '"serve.exit_forced"' in line]
+    assert [(line["reason"], line["status"]) for line in lines] == [(reason, status)]

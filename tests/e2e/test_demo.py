@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 
 def _run_demo(*args: str, tmp: Path) -> subprocess.CompletedProcess[str]:
@@ -30,7 +31,23 @@ def test_parlance_register_demo_sections_of_every_pack_run_and_clean_up(tmp_path
     assert all(step["isError"] == step["expectedError"] for step in transcript["steps"])
     duplicate = next(s for s in transcript["steps"] if s["title"].startswith("Create the same key"))
     assert duplicate["structuredContent"]["code"] == "invalid_request"
-    assert list(scratch.iterdir()) == []  # temporary config, database and logs are gone
+    _the_loop_ran_on_the_sample_project([s for s in transcript["steps"] if s["pack"] == "i18n"])
+    assert list(scratch.iterdir()) == []  # temporary config, sample project, database and logs are gone
+
+
+def _the_loop_ran_on_the_sample_project(steps: list[dict[str, Any]]) -> None:
+    """status -> missing -> a good write (its diff) and a refused one -> render -> status again."""
+    assert [s["tool"] for s in steps[:6]] == ["i18n_status", "i18n_missing", "i18n_set_messages",
+                                              "i18n_set_messages", "i18n_translate", "i18n_status"]
+    before, missing, good, refused, rendered, after = (s["structuredContent"] for s in steps[:6])
+    assert [(r["catalog"], r["locale"], r["total"], r["missing"]) for r in before["catalogs"]] == [("app", "fr", 4, 3)]
+    assert {item["key"] for item in missing["items"]} == {"checkout.items", "checkout.pay", "checkout.thanks"}
+    assert (good["written"], good["refused"]) == (2, 0)
+    assert '+  "checkout.pay": "Payer {amount} maintenant"' in good["diff"].splitlines()
+    assert (refused["written"], refused["refused"], refused["diff"]) == (0, 1, "")
+    assert "{name}" in refused["results"][0]["reasons"][0]
+    assert rendered["translation"] == "3 articles"
+    assert (after["catalogs"][0]["translated"], after["catalogs"][0]["missing_keys"]) == (3, ["checkout.thanks"])
 
 
 def test_demo_text_transcript(tmp_path: Path) -> None:
@@ -39,6 +56,9 @@ def test_demo_text_transcript(tmp_path: Path) -> None:
     out = proc.stdout
     assert "Connected: parlance over stdio, MCP 2025-11-25" in out
     assert "call   i18n_translate" in out and " ms  ok" in out
+    assert "the localization loop on a sample project" in out
+    assert '             │ +  "checkout.pay": "Payer {amount} maintenant"' in out  # the write's diff, shown
+    assert "             │ drops the placeholder {name} that the source uses" in out
     assert "All steps went as expected" in out
     assert "UNEXPECTED" not in out
     hosts = {line.split("http://")[1].split(":")[0] for line in out.splitlines() if "http://" in line}

@@ -138,8 +138,15 @@ def test_demo_covers_every_pack(user: dict[str, Any]) -> None:
     assert {step["pack"] for step in transcript["steps"]} == set(PACKS.values())
 
 
-def test_i18n_translate_answers_from_the_shipped_german_bundle(user: dict[str, Any]) -> None:
-    proc = _parlance(user, *TRANSLATE)
+def _asking_for_sample_bundles(folder: Path) -> Path:
+    """A working folder whose parlance.toml asks for the language packs' sample bundles (off by default:
+    a project's locales are its own)."""
+    (_folder(folder) / "parlance.toml").write_text("[packs.i18n]\nlanguage_pack_bundles = true\n", encoding="utf-8")
+    return folder
+
+
+def test_i18n_translate_answers_from_the_shipped_german_bundle(user: dict[str, Any], tmp_path: Path) -> None:
+    proc = _parlance({**user, "cwd": _asking_for_sample_bundles(tmp_path / "asking")}, *TRANSLATE)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(proc.stdout) == {"translation": "3 Artikel im Warenkorb", "locale": "de", "fallback": False}
 
@@ -157,7 +164,7 @@ def test_a_drop_in_in_the_working_folder_wins_over_the_installed_pack(user: dict
     (pack / "messages").mkdir(parents=True)
     (pack / "pack.toml").write_text('name = "de"\nversion = "1.0.0"\nlanguages = ["de"]\n', encoding="utf-8")
     (pack / "messages" / "de.json").write_text('{"cart": {"items": "{count} Dinge"}}', encoding="utf-8")
-    proc = _parlance({**user, "cwd": tmp_path}, *TRANSLATE)
+    proc = _parlance({**user, "cwd": _asking_for_sample_bundles(tmp_path)}, *TRANSLATE)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(proc.stdout) == {"translation": "3 Dinge", "locale": "de", "fallback": False}
 

@@ -26,6 +26,10 @@ COMMAND_PACK = '''
     @hookimpl
     def parlance_register_commands(register):
         register("wave", help="Wave at the user.", configure=configure, run=run)
+
+    @hookimpl
+    def parlance_setup_hints(settings):
+        return ["loud = true adds the tool shout_back", 42]
 '''
 
 
@@ -53,10 +57,30 @@ def test_packs_json(env: dict[str, str], tmp_path: Path) -> None:
     proc = run(env, tmp_path, "packs", "--json")
     assert proc.returncode == 0, proc.stderr
     rows = {row["name"]: row for row in json.loads(proc.stdout)}
-    assert set(rows["printer"]) == {"name", "distribution", "version", "state", "error", "tools"}
+    assert set(rows["printer"]) == {"name", "distribution", "version", "state", "error", "tools", "hints"}
+    assert rows["printer"]["hints"] == [] and rows["waver"]["hints"] == ["loud = true adds the tool shout_back"]
     assert rows["printer"]["state"] == "loaded" and rows["printer"]["tools"] == ["p_shout"]
     assert rows["broken_import"]["state"] == "failed" and "cannot be imported" in rows["broken_import"]["error"]
     assert rows["printer"]["distribution"] == "parlance-fake-printer"
+
+
+def test_parlance_setup_hints_print_under_packs_and_after_tools(env: dict[str, str], tmp_path: Path) -> None:
+    write_fake_dist(Path(env["PYTHONPATH"]), "hint_raiser", """
+        from parlance import hookimpl
+
+        @hookimpl
+        def parlance_setup_hints(settings):
+            raise RuntimeError("no hint today")
+    """)
+    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["printer", "waver", "hint_raiser"]\n')
+    listed = run(env, tmp_path, "packs")
+    assert listed.returncode == 0, listed.stderr
+    waver = listed.stdout[listed.stdout.index("waver"):]
+    assert "hint: loud = true adds the tool shout_back" in waver and "no hint today" not in listed.stdout
+    assert "hint_raiser" in listed.stdout and "loaded" in listed.stdout.split("hint_raiser")[1].splitlines()[0]
+    tools = run(env, tmp_path, "tools")
+    assert tools.returncode == 0, tools.stderr
+    assert tools.stdout.splitlines()[-1] == "waver: loud = true adds the tool shout_back"
 
 
 def test_tools_json_and_call(env: dict[str, str], tmp_path: Path) -> None:
@@ -259,6 +283,7 @@ def test_relative_paths_resolve_against_the_config_file_from_any_working_folder(
     (pack / "pack.toml").write_text('name = "fr"\nversion = "0.1.0"\nlanguages = ["fr"]\n')
     (pack / "messages" / "fr.json").write_text(json.dumps({"greeting": "Bonjour du paquet"}))
     (project / "parlance.toml").write_text('[packs]\nenabled = ["i18n"]\n[packs.i18n]\nbundle_dirs = ["locales"]\n'
+                                           'language_pack_bundles = true\n'  # the language pack's bundle is read
                                            '[language_packs]\npaths = ["lp"]\nautoload = false\n')
     elsewhere.mkdir()
     (elsewhere / "locales").mkdir()  # a decoy: the working folder's locales must not be read

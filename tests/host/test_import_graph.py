@@ -240,7 +240,7 @@ LAYERS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("store", ("parlance_i18n.store",)),
         ("model", ("parlance_i18n.model",)),
         ("loop", ("parlance_i18n.loop",)),
-        ("MCP surface", ("parlance_i18n.tools", "parlance_i18n.demo", "parlance_i18n.pack")),
+        ("MCP surface", ("parlance_i18n.tools", "parlance_i18n.demo", "parlance_i18n.project_init", "parlance_i18n.pack")),
     ],
 }
 """Each package's layers, bottom first, as module-name prefixes (the longest prefix decides; the package's

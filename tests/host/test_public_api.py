@@ -44,6 +44,7 @@ def test_hooks_are_frozen_and_documented() -> None:
         "parlance_register_resources": ["register", "settings", "language_packs"],
         "parlance_lifespan": ["settings", "language_packs", "announce"],
         "parlance_register_commands": ["register"],
+        "parlance_setup_hints": ["settings"],
         "parlance_register_demo": ["register"],
     }
     assert all(inspect.getdoc(getattr(PackSpec, name)) for name in hooks)

@@ -23,7 +23,7 @@ import pytest
 
 from parlance._transport.stop_deadline import WAY_OUT_S
 from tests.host.packs_for_tests import SOURCES
-from tests.support import free_port, wait_listening, write_fake_dist
+from tests.support import exit_status_within, forced_exit_logged, free_port, wait_listening, write_fake_dist
 
 GRACE_S = 1.0
 SLACK_S = 1.5  # the process's own way out once the deadline fires, on a loaded CI machine
@@ -59,16 +59,7 @@ def _wait_for_the_spin(log: Path, proc: subprocess.Popen[bytes]) -> None:
 
 def _exit_after(proc: subprocess.Popen[bytes], since: float) -> tuple[int, float]:
     """(status, seconds since `since`) once `proc` exits; fails if it outlives the deadline by far."""
-    try:
-        status = proc.wait(timeout=DEADLINE_S + SLACK_S + 5)
-    except subprocess.TimeoutExpired:
-        raise AssertionError(f"still running {DEADLINE_S + SLACK_S + 5:.1f} s after being told to stop") from None
-    return status, time.monotonic() - since
-
-
-def _forced_exit_logged(log: Path, reason: str, status: int) -> None:
-    lines = [json.loads(line) for line in log.read_text().splitlines() if '"serve.exit_forced"' in line]
-    assert [(line["reason"], line["status"]) for line in lines] == [(reason, status)]
+    return exit_status_within(proc, since, DEADLINE_S + SLACK_S + 5)
 
 
 @pytest.fixture
@@ -99,7 +90,7 @@ def test_stdio_a_stop_signal_ends_the_process_at_the_deadline(spinning_stdio: tu
     status, took = _exit_after(proc, signalled)
     assert status == 128 + signum  # as a shell reports a process that signal ended
     assert GRACE_S <= took < DEADLINE_S + SLACK_S, f"exited {took:.2f} s after the signal"
-    _forced_exit_logged(log, signum.name, 128 + signum)
+    forced_exit_logged(log, signum.name, 128 + signum)
 
 
 def test_stdio_a_second_signal_ends_the_process_at_once(spinning_stdio: tuple[subprocess.Popen[bytes], Path]) -> None:
@@ -111,7 +102,7 @@ def test_stdio_a_second_signal_ends_the_process_at_once(spinning_stdio: tuple[su
     status, took = _exit_after(proc, again)
     assert status == 128 + signal.SIGTERM
     assert took < 1.0, f"exited {took:.2f} s after the second signal"
-    _forced_exit_logged(log, "second SIGTERM", 143)
+    forced_exit_logged(log, "second SIGTERM", 143)
 
 
 def test_stdio_the_end_of_input_ends_the_process_at_the_deadline(
@@ -123,7 +114,7 @@ def test_stdio_the_end_of_input_ends_the_process_at_the_deadline(
     status, took = _exit_after(proc, closed)
     assert status == 1  # a call was left unanswered
     assert GRACE_S <= took < DEADLINE_S + SLACK_S, f"exited {took:.2f} s after stdin closed"
-    _forced_exit_logged(log, "end of input", 1)
+    forced_exit_logged(log, "end of input", 1)
 
 
 @pytest.fixture
@@ -166,7 +157,7 @@ def test_http_sigterm_ends_the_process_at_the_deadline(spinning_http: tuple[subp
     status, took = _exit_after(proc, signalled)
     assert status == 143
     assert GRACE_S <= took < DEADLINE_S + SLACK_S, f"exited {took:.2f} s after the signal"
-    _forced_exit_logged(log, "SIGTERM", 143)
+    forced_exit_logged(log, "SIGTERM", 143)
 
 
 def test_http_a_second_signal_ends_the_process_at_once(spinning_http: tuple[subprocess.Popen[bytes], Path]) -> None:
@@ -178,4 +169,4 @@ def test_http_a_second_signal_ends_the_process_at_once(spinning_http: tuple[subp
     status, took = _exit_after(proc, again)
     assert status == 130
     assert took < 1.0, f"exited {took:.2f} s after the second signal"
-    _forced_exit_logged(log, "second SIGINT", 130)
+    forced_exit_logged(log, "second SIGINT", 130)

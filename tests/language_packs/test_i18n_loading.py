@@ -75,7 +75,8 @@ def test_translations_fall_back_per_key(translator: Translator, key: str, locale
 
 @pytest.mark.anyio
 async def test_i18n_pack_serves_language_pack_bundles_over_mcp() -> None:
-    config = {"language_packs": LANGUAGE_PACKS_CONFIG, "packs": {"i18n": {"default_locale": "en"}}}
+    config = {"language_packs": LANGUAGE_PACKS_CONFIG,
+              "packs": {"i18n": {"default_locale": "en", "language_pack_bundles": True}}}
     async with connect({"i18n": parlance_i18n.pack}, config=config, mode="legacy") as client:
         translated = await client.call_tool("i18n_translate", {"key": "checkout.shipping_estimate", "locale": "en-IE",
                                                                "variables": {"days": 3}})

@@ -98,6 +98,15 @@ class PackSpec:
         """Add `parlance <name> ...` subcommands: `register(name, help=..., configure=..., run=...)`."""
 
     @hookspec
+    def parlance_setup_hints(self, settings: Any) -> list[str] | None:
+        """Return lines that say what the pack would serve with other settings, for `parlance packs`
+        and `parlance tools` to print under it: tools it registers only when a setting asks (e.g.
+        "[[packs.i18n.catalogs]] adds i18n_status ..."), given the settings it runs with. Plain text,
+        one line each; None or an empty list says nothing. A hook that raises is left out silently:
+        a hint must never break a listing.
+        """
+
+    @hookspec
     def parlance_register_demo(self, register: RegisterDemo) -> None:
         """Contribute a section to `parlance demo`: `register(title=..., steps=[DemoStep(...)], setup=...)`.
 

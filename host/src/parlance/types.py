@@ -136,7 +136,8 @@ class DemoStep:
     """One call in `parlance demo`: what it shows, the tool, its arguments, and what to expect.
 
     `show_meta` is a dotted path into the result's `_meta` whose text the transcript excerpts (e.g.
-    a rendered prompt); `expect_error` marks a step that demonstrates an error result.
+    a rendered prompt); `show_result` one into its structured content whose text it shows (e.g. a
+    diff); `expect_error` marks a step that demonstrates an error result.
     """
 
     title: str
@@ -144,6 +145,7 @@ class DemoStep:
     arguments: dict[str, Any] = field(default_factory=dict)
     expect_error: bool = False
     show_meta: str | None = None
+    show_result: str | None = None
 
 
 class RegisterTool(Protocol):

@@ -92,6 +92,28 @@ def test_special_files_are_refused_without_blocking(layout: tuple[Path, Path]) -
         read_bytes(Path("/dev/zero"))  # no root: still never a special file
 
 
+def test_a_link_leading_to_itself_or_round_a_circle_is_refused_by_its_name(layout: tuple[Path, Path]) -> None:
+    """Found by the catalog fuzzer: check_file let the ELOOP of `os.stat` escape, so a write on a
+    locale whose file is such a link answered INTERNAL."""
+    project, _ = layout
+    locales = project / "locales"
+    (locales / "fr.json").symlink_to("fr.json")
+    (locales / "it.json").symlink_to("es.json")
+    (locales / "es.json").symlink_to("it.json")
+    (project / "loop").symlink_to("loop")
+    for name in ("fr.json", "it.json"):
+        attempts = [(lambda: check_file(locales / name, project), f"locales/{name}"),
+                    (lambda: read_bytes(locales / name, root=project), f"locales/{name}"),
+                    (lambda: edit_file(locales / name, formats.get("icu-json"), DE, _setter, within=locales), name)]
+        for attempt, label in attempts:
+            with pytest.raises(UnsafePath, match="is a link that leads back to itself") as caught:
+                attempt()
+            assert caught.value.data == {"file": label}
+    with pytest.raises(UnsafePath, match="loop/de.json is a link that leads back to itself"):
+        check_file(project / "loop" / "de.json", project)  # a folder on the way is the circle
+    assert (locales / "fr.json").is_symlink() and (locales / "es.json").is_symlink()
+
+
 @POSIX_ONLY
 def test_a_folder_swapped_for_a_link_while_a_file_is_opened_is_caught(layout: tuple[Path, Path],
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:

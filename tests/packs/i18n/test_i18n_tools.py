@@ -126,10 +126,15 @@ async def test_check_tool(i18n_client: Any) -> None:
         await call(client, "i18n_add_messages", {"locale": "pl", "messages": {
             "hi": "Cześć {imie}", "files": "{n, plural, one {# plik} other {# plików}}", "extra": "x"}})
         report = await call(client, "i18n_check", {"locale": "pl_PL"})
-        everything = await call(client, "i18n_check", {})
+        summary = await call(client, "i18n_check", {})
+        everything = await call(client, "i18n_check", {"details": True})
     assert report["reference_locale"] == "en"
     [pl_pl] = report["locales"]
     assert pl_pl["code"] == "pl-PL" and pl_pl["coverage"] == 1.0 and pl_pl["message_count"] == 0
+    # Without details, the counts and no lists; a locale of bundles belongs to no catalog.
+    counted = next(r for r in summary["locales"] if r["code"] == "pl")
+    assert (counted["extra_count"], counted["extra_keys"], counted["argument_mismatches"]) == (1, [], [])
+    assert counted["catalog"] is None and counted["total"] is None and summary["next_cursor"] is None
     pl = next(r for r in everything["locales"] if r["code"] == "pl")
     assert pl["extra_keys"] == ["extra"]
     assert pl["argument_mismatches"] == [{"key": "hi", "missing": ["name"], "unexpected": ["imie"]}]

@@ -12,8 +12,10 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -24,7 +26,9 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import stdio_client
 
+from parlance._transport.stop_deadline import WAY_OUT_S
 from parlance.testing import stdio_server_params
+from tests.support import exit_status_within, forced_exit_logged
 
 pytestmark = pytest.mark.anyio
 
@@ -124,7 +128,7 @@ async def test_a_catalog_file_linking_outside_is_neither_served_nor_written(proj
         assert SECRET not in answer and "outside" not in answer.replace("leads outside", "")
         assert str(project.parent) not in answer  # no absolute path: the target's, or the project's
     assert translated.structured_content["fallback"] is True  # type: ignore[index]
-    [problem] = check.structured_content["locales"][0]["invalid_messages"]  # type: ignore[index]
+    [problem] = check.structured_content["locales"][0]["file_problems"]  # type: ignore[index]
     assert problem["file"] == "locales/fr.json" and "UNSAFE_PATH" in problem["reason"]
     [report] = status.structured_content["catalogs"]  # type: ignore[index]
     assert any("UNSAFE_PATH" in m["reason"] and "locales/fr.json" in m["reason"] for m in report["invalid_messages"])
@@ -220,9 +224,9 @@ async def test_special_files_are_reported_and_never_opened_for_a_blocking_read(p
             written = await client.call_tool("i18n_set_messages", {"locale": "de", "messages": {"cart": "Warenkorb"}})
     assert not check.is_error and not status.is_error and not written.is_error
     reports = {r["code"]: r for r in check.structured_content["locales"]}  # type: ignore[index]
-    assert {p["file"] for p in reports["fr"]["invalid_messages"]} == {"locales/fr.json"}
-    assert {p["file"] for p in reports["it"]["invalid_messages"]} == {"locales/it.json"}
-    assert "FIFO" in reports["fr"]["invalid_messages"][0]["reason"]
+    assert {p["file"] for p in reports["fr"]["file_problems"]} == {"locales/fr.json"}
+    assert {p["file"] for p in reports["it"]["file_problems"]} == {"locales/it.json"}
+    assert "FIFO" in reports["fr"]["file_problems"][0]["reason"]
     assert written.structured_content["notes"]  # type: ignore[index]  # the lock file: not written
     assert (project / "parlance-i18n.lock").is_fifo()
 
@@ -235,7 +239,7 @@ async def test_a_ten_megabyte_key_is_answered_small(project: Path) -> None:
     (project / "locales" / "de.json").write_text(json.dumps({**DE, huge: "y"}), encoding="utf-8")
     with anyio.fail_after(60):
         async with _client(project) as client:
-            check = await client.call_tool("i18n_check", {})
+            check = await client.call_tool("i18n_check", {"details": True})
             status = await client.call_tool("i18n_status", {"locale": "de", "details": True})
     assert not check.is_error and not status.is_error
     assert len(_text(check)) < 20_000 and len(check.content[0].text) < 20_000  # type: ignore[union-attr]
@@ -256,10 +260,10 @@ async def test_file_limits_are_settings_and_a_file_past_one_is_a_problem_naming_
         async with _client(project) as client:
             check = await client.call_tool("i18n_check", {})
     reports = {r["code"]: r for r in check.structured_content["locales"]}  # type: ignore[index]
-    assert "max_file_messages" in reports["fr"]["invalid_messages"][0]["reason"]
-    assert "max_file_bytes" in reports["it"]["invalid_messages"][0]["reason"]
-    assert "max_file_chars" in reports["es"]["invalid_messages"][0]["reason"]
-    assert reports["de"]["invalid_messages"] == []
+    assert "max_file_messages" in reports["fr"]["file_problems"][0]["reason"]
+    assert "max_file_bytes" in reports["it"]["file_problems"][0]["reason"]
+    assert "max_file_chars" in reports["es"]["file_problems"][0]["reason"]
+    assert reports["de"]["file_problems"] == []
 
 
 async def test_one_write_call_is_capped_before_any_work(project: Path) -> None:
@@ -273,3 +277,59 @@ async def test_one_write_call_is_capped_before_any_work(project: Path) -> None:
     assert many.is_error and "INVALID_ARGUMENTS" in _text(many) and "max_write_messages" in _text(many)
     assert long.is_error and "INVALID_ARGUMENTS" in _text(long) and "max_write_chars" in _text(long)
     assert (project / "locales" / "de.json").read_bytes() == before
+
+
+# --- a stop signal during a long read ---------------------------------------------------------------------
+
+GRACE_S = 0.2
+SLACK_S = 1.5  # the process's own way out once the deadline fires, on a loaded CI machine
+
+
+def _large_project(root: Path, keys: int) -> Path:
+    """A project whose first i18n_status reads and checks three 9 MB catalogs: seconds of parsing in a worker
+    thread (measured: about 4 s at 90,000 keys per locale, over 2 s of it after the first file is read)."""
+    (root / "locales").mkdir(parents=True)
+    for code in ("en", "fr", "de"):
+        messages = {f"screen{n // 100}.label{n}": f"{code} {{name}} has {{count, plural, one {{# file}} other {{# files}}}}"
+                    f" in folder {n}" for n in range(keys)}
+        (root / "locales" / f"{code}.json").write_text(json.dumps(messages), encoding="utf-8")
+    config = _config().replace("[packs]", f"[host]\nshutdown_grace_s = {GRACE_S}\n\n[packs]", 1)
+    (root / "parlance.toml").write_text(config, encoding="utf-8")
+    return root / "parlance.toml"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stop_signal_during_a_long_catalog_read_ends_the_server_within_the_grace_period(
+        tmp_path: Path, signum: signal.Signals) -> None:
+    config = _large_project(tmp_path / "big", keys=90_000)
+    log = tmp_path / "stderr.log"
+    env = {k: v for k, v in os.environ.items() if k != "PARLANCE_CONFIG"}
+    with log.open("wb") as stderr:
+        proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--config", str(config)], env=env,
+                                cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                            "protocolVersion": "2025-11-25", "capabilities": {},
+                            "clientInfo": {"name": "raw", "version": "0"}}},
+                        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                         "params": {"name": "i18n_status", "arguments": {}}}):
+            proc.stdin.write((json.dumps(message) + "\n").encode())
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        deadline = time.monotonic() + 60
+        while b'"i18n.locale_loaded"' not in log.read_bytes():  # the read is under way: one file parsed
+            assert proc.poll() is None and time.monotonic() < deadline, "the read never started"
+            time.sleep(0.02)
+        signalled = time.monotonic()
+        proc.send_signal(signum)
+        status, took = exit_status_within(proc, signalled, GRACE_S + WAY_OUT_S + SLACK_S + 5)
+        unanswered = proc.stdout.read()
+    finally:
+        proc.kill()
+        proc.wait()
+    assert status == 128 + signum
+    assert took < GRACE_S + WAY_OUT_S + SLACK_S, f"exited {took:.2f} s after the signal"
+    assert b'"id":2' not in unanswered.replace(b" ", b""), "the read finished before the signal: make it longer"
+    forced_exit_logged(log, signum.name, 128 + signum)

@@ -1,4 +1,5 @@
-"""Message bundles in language packs join the i18n catalog at startup (through a real `parlance serve`)."""
+"""Message bundles in language packs join the i18n catalog at startup when `[packs.i18n] language_pack_bundles`
+asks for them (through a real `parlance serve`), and stay out of a project's locales and keys otherwise."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def _language_pack(root: Path, tag: str, messages: dict[str, str]) -> None:
 async def test_language_pack_bundles_are_translatable_over_stdio(tmp_path: Path) -> None:
     _language_pack(tmp_path / "lp", "de", {"cart": {"items": "{count, plural, one {# Artikel} other {# Artikel}} im Korb"}})
     _language_pack(tmp_path / "lp", "en", {"cart": {"items": "{count, plural, one {# item} other {# items}} in the cart"}})
-    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["i18n"]\n[language_packs]\npaths = ["lp"]\n'
+    (tmp_path / "parlance.toml").write_text('[packs]\nenabled = ["i18n"]\n[packs.i18n]\nlanguage_pack_bundles = true\n'
+                                            '[language_packs]\npaths = ["lp"]\n'
                                             'autoload = false\n')  # these packs only, not the shipped ones
     with anyio.fail_after(30):
         async with Client(stdio_server_params(tmp_path / "parlance.toml"), mode="legacy") as client:
@@ -44,7 +46,8 @@ async def test_project_bundles_win_over_language_pack_bundles(tmp_path: Path) ->
     own.mkdir()
     (own / "de.json").write_text(json.dumps({"greeting": "Hallo aus dem Projekt"}))
     # No config file: the project's folder is set, as the working folder would be.
-    config = {"packs": {"i18n": {"bundle_dirs": [str(own)], "default_locale": "de", "project_root": str(tmp_path)}},
+    config = {"packs": {"i18n": {"bundle_dirs": [str(own)], "default_locale": "de", "project_root": str(tmp_path),
+                                 "language_pack_bundles": True}},
               "language_packs": {"paths": [str(tmp_path / "lp")]}}
     async with connect(["i18n"], config=config) as client:
         result = await client.call_tool("i18n_translate", {"key": "greeting", "locale": "de"})

@@ -17,6 +17,7 @@ from typing import Any
 
 from parlance import __version__
 from parlance._cli.pack_commands import collect_commands
+from parlance._cli.pack_hints import collect_hints
 from parlance._user_files import PARSER_LIMITS
 from parlance.config import Config
 from parlance.errors import ConfigError, UnknownName
@@ -118,7 +119,8 @@ def _stdio_greeting(host: Any) -> str:
 def packs(args: argparse.Namespace, config: Config) -> int:
     packs = _load_packs(config)
     collect_commands(packs)  # records each pack whose commands `parlance COMMAND` would leave out
-    rows = [r.as_dict() for r in packs.records]
+    hints = collect_hints(packs)
+    rows = [{**r.as_dict(), "hints": hints.get(r.name, [])} for r in packs.records]
     if args.json:
         _print_json(rows)
         return _print_diagnosis(packs)
@@ -129,6 +131,8 @@ def packs(args: argparse.Namespace, config: Config) -> int:
         print(label)
         if row["tools"]:
             print(f"{'':<17}tools: {', '.join(row['tools'])}")
+        for hint in row["hints"]:
+            print(f"{'':<17}hint: {hint}")
         if row["error"]:
             print(f"{'':<17}{row['error']}")
     return _print_diagnosis(packs)
@@ -154,6 +158,9 @@ def tools(args: argparse.Namespace, config: Config) -> int:
     for row in rows:
         summary = (row["description"] or row["title"] or "").strip().splitlines()
         print(f"{row['name']:<42} {row['pack']:<14} {summary[0] if summary else ''}")
+    for pack, lines in collect_hints(host.packs).items():  # what other settings would add
+        for line in lines:
+            print(f"{pack}: {line}")
     return EXIT_OK
 
 

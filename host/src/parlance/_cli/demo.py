@@ -27,6 +27,7 @@ from parlance.types import DemoStep
 __all__ = ["run_demo"]
 
 WIDTH = 96
+_SHOWN_LINES = 16
 
 
 @dataclass
@@ -62,8 +63,8 @@ def run_demo(*, as_json: bool = False, out: TextIO | None = None) -> int:
         return 1
     with tempfile.TemporaryDirectory(prefix="parlance-demo-") as tmp, contextlib.ExitStack() as stack:
         tables: dict[str, dict[str, Any]] = {}
-        for section in sections:
-            tables[section.pack] = stack.enter_context(section.setup()) if section.setup else {}
+        for section in sections:  # a pack's sections share its table: each setup adds its settings
+            tables.setdefault(section.pack, {}).update(stack.enter_context(section.setup()) if section.setup else {})
         config_path = Path(tmp) / "parlance.toml"
         config_path.write_text(_config_text(sections, tables), encoding="utf-8")
         if not as_json:
@@ -95,7 +96,7 @@ def _collect_sections() -> list[_Section]:
 
 
 def _config_text(sections: list[_Section], tables: dict[str, dict[str, Any]]) -> str:
-    names = ", ".join(json.dumps(s.pack) for s in sections)
+    names = ", ".join(json.dumps(pack) for pack in dict.fromkeys(s.pack for s in sections))
     lines = ['[host]', 'log_level = "INFO"', "", "[packs]", f"enabled = [{names}]", "",
              "[language_packs]", "paths = []", "autoload = false"]
     for pack, table in tables.items():
@@ -111,6 +112,8 @@ def _toml(value: Any) -> str:
         return repr(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):  # an inline table
+        return "{" + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}" for k, v in value.items()) + "}"
     return json.dumps(str(value))  # a JSON string with \u escapes is a valid TOML basic string
 
 
@@ -158,7 +161,7 @@ async def _drive(config_path: Path, sections: list[_Section], log_path: Path,
 
 def _header(out: TextIO, sections: list[_Section], tables: dict[str, dict[str, Any]]) -> None:
     out.write(f"Parlance {__version__} demo: every installed pack, through a real MCP client and server.\n")
-    out.write(f"Packs: {', '.join(s.pack for s in sections)}. Embedded defaults only; nothing leaves this machine.\n")
+    out.write(f"Packs: {', '.join(dict.fromkeys(s.pack for s in sections))}. Embedded defaults only; nothing leaves this machine.\n")
     for pack, table in tables.items():
         for key, value in table.items():
             out.write(f"  [{pack}] {key} = {value}\n")
@@ -179,6 +182,14 @@ def _print_step(out: TextIO, number: int, ran: _Ran) -> None:
         out.write(f"    _meta  {ran.step.show_meta}: {len(excerpt)} lines, starting:\n")
         for line in excerpt[:4]:
             out.write(f"             │ {_short(line, 84)}\n")
+    shown = _dig(ran.structured, ran.step.show_result) if ran.step.show_result else None
+    if shown:
+        lines = ("\n".join(map(str, shown)) if isinstance(shown, list) else str(shown)).rstrip().splitlines()
+        out.write(f"    {ran.step.show_result}:\n")
+        for line in lines[:_SHOWN_LINES]:
+            out.write(f"             │ {line if len(line) <= 100 else line[:99] + '…'}\n")
+        if len(lines) > _SHOWN_LINES:
+            out.write(f"             │ … {len(lines) - _SHOWN_LINES} more lines\n")
     if ran.progress:
         out.write(f"    progress {len(ran.progress)} notifications: {', '.join(ran.progress[:4])}\n")
     out.write(f"    {ran.latency_ms:.1f} ms  {mark}{'  (' + kind + ')' if kind else ''}\n")
@@ -220,11 +231,15 @@ def _as_json(server: dict[str, Any], ran: list[_Ran], failures: list[_Ran]) -> d
 
 
 def _dig(value: Any, path: str) -> Any:
-    """`_meta` lookup by a dotted path; keys may contain '/' (e.g. `parlance/translation.refinement_prompt`)."""
+    """A lookup by a dotted path into `_meta` or a result; keys may contain '/' (e.g.
+    `parlance/translation.refinement_prompt`), and a number picks an item of a list (`results.0.reasons`)."""
     for key in path.split("."):
-        if not isinstance(value, dict):
+        if isinstance(value, list) and key.isdigit():
+            value = value[int(key)] if int(key) < len(value) else None
+        elif isinstance(value, dict):
+            value = value.get(key)
+        else:
             return None
-        value = value.get(key)
     return value
 
 

@@ -1,10 +1,65 @@
-"""The i18n section of `parlance demo`: bundles with ICU plurals, locale fallback, and the checks."""
+"""The i18n sections of `parlance demo`: the localization loop on a sample project in a temporary folder
+(status, what is missing, a good write and a refused one, the diff), then bundles with ICU plurals,
+locale fallback, and the checks."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 from parlance import DemoStep
 
+LOOP_TITLE = "i18n: the localization loop on a sample project (ICU JSON catalogs in a temporary folder)"
 TITLE = "i18n: message catalogs with locale fallback and CLDR plurals"
+
+PROJECT_ENGLISH = {
+    "checkout.title": "Your cart",
+    "checkout.items": "{count, plural, one {# item} other {# items}}",
+    "checkout.pay": "Pay {amount} now",
+    "checkout.thanks": "Thank you, {name}! Your order is on its way.",
+}
+PROJECT_FRENCH = {"checkout.title": "Votre panier"}
+GOOD_FRENCH = {
+    "checkout.items": "{count, plural, one {# article} many {# d’articles} other {# articles}}",
+    "checkout.pay": "Payer {amount} maintenant",
+}
+DROPPED_PLACEHOLDER = {"checkout.thanks": "Merci ! Votre commande est en route."}
+
+
+@contextlib.contextmanager
+def sample_project() -> Iterator[dict[str, Any]]:
+    """A two-locale project (`locales/en.json`, `locales/fr.json`) in a temporary folder, removed when
+    the demo ends; yields the `[packs.i18n]` settings that serve it, writes allowed."""
+    with tempfile.TemporaryDirectory(prefix="parlance-demo-project-") as folder:
+        root = Path(os.path.realpath(folder))
+        locales = root / "locales"
+        locales.mkdir()
+        for locale, messages in (("en", PROJECT_ENGLISH), ("fr", PROJECT_FRENCH)):
+            text = json.dumps(messages, indent=2, ensure_ascii=False) + "\n"
+            (locales / f"{locale}.json").write_text(text, encoding="utf-8")
+        yield {"project_root": str(root), "source_locale": "en", "write": True,
+               "lock_file": str(root / "parlance-i18n.lock"),
+               "catalogs": [{"name": "app", "path": str(locales / "{locale}.json")}]}
+
+
+LOOP_STEPS = [
+    DemoStep("Where the project stands: French has 1 of 4 messages", "i18n_status", {"locale": "fr"}),
+    DemoStep("What to translate next: each missing message with its placeholders and the plural forms French "
+             "needs", "i18n_missing", {"locale": "fr", "limit": 10}),
+    DemoStep("Write two translations: each is validated, then written, and the answer is the diff",
+             "i18n_set_messages", {"locale": "fr", "messages": GOOD_FRENCH}, show_result="diff"),
+    DemoStep("A translation that drops the {name} placeholder is refused with the reason; nothing is written",
+             "i18n_set_messages", {"locale": "fr", "messages": DROPPED_PLACEHOLDER}, show_result="results.0.reasons"),
+    DemoStep("The new French message renders", "i18n_translate",
+             {"key": "checkout.items", "locale": "fr", "variables": {"count": 3}}),
+    DemoStep("Where the project stands now: 3 of 4, the refused one still missing", "i18n_status",
+             {"locale": "fr", "details": True}),
+]
 
 ENGLISH = {
     "greeting": "Hello, {name}!",

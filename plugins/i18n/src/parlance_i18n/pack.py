@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from parlance import LanguagePacks, RegisterDemo, RegisterResource, RegisterTool, hookimpl
+from parlance import LanguagePacks, RegisterCommand, RegisterDemo, RegisterResource, RegisterTool, hookimpl
 
 from parlance_i18n import demo
 from parlance_i18n.settings import I18nSettings
@@ -70,8 +70,11 @@ def parlance_register_resources(register: RegisterResource) -> None:
 @hookimpl
 def parlance_lifespan(settings: I18nSettings | None,
                       language_packs: LanguagePacks) -> contextlib.AbstractAsyncContextManager[Catalog]:
-    files = [f for lp in language_packs.all() for f in lp.files("messages", "*.json") + lp.files("messages", "*.po")]
-    return _catalog(settings or I18nSettings(), files)
+    settings = settings or I18nSettings()
+    # Language packs' sample bundles are not the project's: they join only when the config asks.
+    files = [f for lp in language_packs.all() for f in lp.files("messages", "*.json") + lp.files("messages", "*.po")
+             ] if settings.language_pack_bundles else []
+    return _catalog(settings, files)
 
 
 @contextlib.asynccontextmanager
@@ -86,6 +89,35 @@ async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> A
     yield await anyio.to_thread.run_sync(Catalog.from_settings, settings, language_pack_files)
 
 
+LOOP_TOOLS = ("i18n_status", "i18n_missing")
+"""The loop's tools that read a project's catalogs: registered when `catalogs` names some."""
+WRITE_TOOLS = ("i18n_set_messages", "i18n_rename_key", "i18n_delete_keys", "i18n_translate_missing")
+"""The loop's tools that write catalog files: registered when `write = true` too."""
+
+
+# Optional: a host older than the hook runs the pack without its hints.
+@hookimpl(optionalhook=True)
+def parlance_setup_hints(settings: I18nSettings | None) -> list[str]:
+    if settings is None or not settings.catalogs:
+        return [f"[[packs.i18n.catalogs]] (the project's catalog files; `parlance init` finds them and writes "
+                f"parlance.toml) adds the localization loop: {', '.join(LOOP_TOOLS)}; with write = true also "
+                f"{', '.join(WRITE_TOOLS)}"]
+    if not settings.write:
+        return [f"write = true in [packs.i18n] adds the tools that write catalog files, each write validated and "
+                f"shown as a diff: {', '.join(WRITE_TOOLS)}"]
+    return []
+
+
+@hookimpl
+def parlance_register_commands(register: RegisterCommand) -> None:
+    from parlance_i18n import project_init  # the layout finder loads only for `parlance init`
+
+    register("init", help="Find the catalogs in this repository and write parlance.toml with their "
+                          "[[packs.i18n.catalogs]] entries and source_locale (--dry-run prints it).",
+             configure=project_init.configure, run=project_init.run)
+
+
 @hookimpl
 def parlance_register_demo(register: RegisterDemo) -> None:
+    register(title=demo.LOOP_TITLE, steps=demo.LOOP_STEPS, setup=demo.sample_project)
     register(title=demo.TITLE, steps=demo.STEPS)

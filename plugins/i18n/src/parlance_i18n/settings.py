@@ -5,6 +5,7 @@
     fallbacks = {"pt-BR" = ["pt-PT"], default = ["en"]}    # extra lookup steps; `default` ends every chain
     source_locale = "en"                                   # what translations are made from (default: default_locale)
     bundle_dirs = ["locales"]                              # <locale>.json / <locale>.po loaded at startup
+    language_pack_bundles = false                          # true: language packs' sample bundles join too
     write = false                                          # true: offer the tools that write catalog files
     glossaries = ["glossary/de.toml"]                      # win over language packs' glossary/<lang>.toml
 
@@ -12,6 +13,8 @@
     path = "locales/{locale}/translation.json"             # relative to parlance.toml; {locale}, {domain}
     format = "i18next"                                     # optional: detected from the files when absent
     name = "web"                                           # optional: how tools and reports name it
+    template = "po/{domain}.pot"                           # optional, gettext: the template whose entries are the keys
+    syntax = "symfony"                                     # optional: the framework's syntax inside messages
     max_output_chars = 10000                               # a rendered message is cut at this length
     max_message_chars = 10000                              # a longer message (or key) is rejected
     max_messages = 100000                                  # per bundle, merges included
@@ -30,7 +33,24 @@ message compiled when first rendered. `{locale}` in a path matches the format's 
 locale (`pt_BR`, `pt-BR`, Android `pt-rBR` / `b+sr+Latn`, Apple `pt-BR` in `pt-BR.lproj`) and
 `{domain}` any gettext domain; Android's unqualified `values` folder is the source locale.
 
+A gettext catalog needs no source locale's file: each locale's PO file carries its sources (msgid,
+msgid_plural). Its `template` (a `.pot`, `{domain}` standing for a file's domain) makes the
+template's entries the keys, as `msgmerge` uses it: the same folder rules hold for it as for `path`.
+
+`syntax` says what a framework writes inside a format's messages where the format cannot tell: XLIFF
+`symfony` (`%name%` and `{{ name }}` parameters, `|` plurals; `+intl-icu` domains are ICU), `symfony-icu`
+(every file ICU MessageFormat), `angular` (ICU in `<target>`, `<x id="INTERPOLATION"/>`) or `plain`
+(none, nothing detected); properties `always-messageformat` (the application formats every message
+with `MessageFormat`, so `''` is one apostrophe even without arguments). Unset, each XLIFF file's
+syntax is told from the file where it shows (the formats say how: `CatalogFormat.for_file`).
+
 Locale codes are validated here, so a typo fails at startup with the key that holds it.
+
+**The project's namespace.** The locales and keys the tools report are the project's own: its
+catalogs, `bundle_dirs`, and what a session adds. Language packs give their prompts, glossaries and
+style notes; their sample bundles (`messages/`: `cart.items`, `app.greeting`, ...) join only with
+`language_pack_bundles = true` (which `parlance demo` and a setup without a project of its own may
+want), so a project's counts never include keys it does not have.
 
 **The project's folder.** Every file the pack opens must lie inside `project_root`, which the host
 sets to the folder of parlance.toml (the working folder without one; see `store` for the rule). A
@@ -63,7 +83,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from parlance_i18n import formats
 from parlance_i18n.errors import InvalidLocale
-from parlance_i18n.formats import FORMAT_NAMES
+from parlance_i18n.formats import FORMAT_NAMES, SYNTAXES
 from parlance_i18n.locales import LocaleTag, parse_locale
 
 __all__ = ["DEFAULT_LIMITS", "CatalogSource", "I18nSettings", "Limits", "fixed_folder"]
@@ -104,6 +124,14 @@ class CatalogSource(BaseModel):
                                                  + ", ".join(FORMAT_NAMES) + ".")
     name: str | None = Field(None, min_length=1, max_length=64,
                              description="How tools and reports name the catalog (default: its path).")
+    # Created too: `{domain}` is not a file, and the pack reports a template it cannot read.
+    template: Path | None = Field(None, description="gettext: the template (.pot) whose entries are the catalog's "
+                                                    "keys, as msgmerge uses it; {domain} stands for the file's "
+                                                    "domain. Relative to parlance.toml.",
+                                  json_schema_extra={"x-parlance-created": True})
+    syntax: str | None = Field(None, description="What the framework writes inside the messages, where the "
+                                                 "format's own rules do not say (default: told from each file "
+                                                 "where it shows, else none): " + ", ".join(SYNTAXES) + ".")
 
     @field_validator("format")
     @classmethod
@@ -115,6 +143,20 @@ class CatalogSource(BaseModel):
                 raise ValueError(str(exc.args[0])) from None
         return value
 
+    @model_validator(mode="after")
+    def _known_syntax(self) -> CatalogSource:
+        """A syntax some format knows, and the catalog's own format's when it names one."""
+        if self.syntax is None:
+            return self
+        if self.format is not None:
+            known = formats.syntaxes_of(self.format)
+            if self.syntax not in known:
+                choices = f"choose one of: {', '.join(known)}" if known else "it has none: remove `syntax`"
+                raise ValueError(f"syntax {self.syntax!r} is not one the {self.format} format knows; {choices}")
+        elif self.syntax not in SYNTAXES:
+            raise ValueError(f"unknown syntax {self.syntax!r}; choose one of: {', '.join(SYNTAXES)}")
+        return self
+
     @field_validator("path")
     @classmethod
     def _known_placeholders(cls, value: Path) -> Path:
@@ -125,9 +167,33 @@ class CatalogSource(BaseModel):
             raise ValueError("{locale} may appear once in a catalog path")
         return value
 
+    @field_validator("template")
+    @classmethod
+    def _template_placeholders(cls, value: Path | None) -> Path | None:
+        if value is None:
+            return value
+        for name in _PLACEHOLDER.findall(str(value)):
+            if name != "domain":
+                raise ValueError(f"unknown placeholder {{{name}}} in the template: a template is every locale's, "
+                                 "so only {domain} may appear (the domain of the locale's file)")
+        return value
+
+    @model_validator(mode="after")
+    def _template_domain(self) -> CatalogSource:
+        if self.template is not None and "{domain}" in str(self.template) and "{domain}" not in str(self.path):
+            raise ValueError("the template names {domain} but the path does not: put {domain} in the path too, or "
+                             "name the template's file")
+        return self
+
     @property
     def label(self) -> str:
         return self.name or str(self.path)
+
+    def template_for(self, domain: str | None) -> Path | None:
+        """The template of a file of `domain` (the template with {domain} filled), or None."""
+        if self.template is None:
+            return None
+        return Path(str(self.template).replace("{domain}", domain)) if domain is not None else self.template
 
 
 class I18nSettings(BaseModel):
@@ -158,6 +224,12 @@ class I18nSettings(BaseModel):
     )
     bundle_dirs: list[Path] = Field(
         default_factory=list, description="Directories of <locale>.json / <locale>.po files."
+    )
+    language_pack_bundles: bool = Field(
+        False, description="Load the message bundles of language packs' messages/ folders (samples such as "
+                           "cart.items) as bundles. Off, the locales and keys are the project's own: its "
+                           "catalogs, bundle_dirs and what a session adds; language packs still give prompts, "
+                           "glossaries and notes."
     )
     max_output_chars: int = Field(
         default=10_000, ge=16, le=10_000_000, description="Rendered messages are cut at this length."
@@ -243,16 +315,14 @@ class I18nSettings(BaseModel):
             return self
         root = self.root
         for index, source in enumerate(self.catalogs):
-            where = f"catalogs[{index}].path" + (f" (catalog {source.name!r})" if source.name else "")
-            leads_out = ".." in source.path.parts or (
-                root is not None and not Path(os.path.abspath(fixed_folder(source.path))).is_relative_to(root))
-            if leads_out:
-                raise ValueError(
-                    f"{where} leads outside the project's folder, the folder of parlance.toml (through `..`, an "
-                    "absolute path elsewhere, or a folder on the way that is a link): Parlance reads and writes only "
-                    "inside the project, so a repository cannot point it at your other files. Keep the catalog "
-                    "inside the project, or, to serve files elsewhere on purpose, set [packs.i18n] "
-                    "allow_outside_project = true")
+            for field, path in (("path", source.path), ("template", source.template)):
+                if path is None:
+                    continue
+                where = f"catalogs[{index}].{field}" + (f" (catalog {source.name!r})" if source.name else "")
+                leads_out = ".." in path.parts or (
+                    root is not None and not Path(os.path.abspath(fixed_folder(path))).is_relative_to(root))
+                if leads_out:
+                    raise _outside(where)
         return self
 
     @property
@@ -288,6 +358,15 @@ def fixed_folder(path: Path) -> Path:
             break
         parts.append(part)
     return Path(*parts) if parts else Path(".")
+
+
+def _outside(where: str) -> ValueError:
+    return ValueError(
+        f"{where} leads outside the project's folder, the folder of parlance.toml (through `..`, an "
+        "absolute path elsewhere, or a folder on the way that is a link): Parlance reads and writes only "
+        "inside the project, so a repository cannot point it at your other files. Keep the catalog "
+        "inside the project, or, to serve files elsewhere on purpose, set [packs.i18n] "
+        "allow_outside_project = true")
 
 
 def _canonical(code: str, where: str) -> str:

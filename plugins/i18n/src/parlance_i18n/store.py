@@ -27,7 +27,9 @@ for catalogs, `MAX_FILE_BYTES` by default) it is not read at all. `read_head` re
 `edit_file(path, fmt, tag, change, within=folder)` reads the file, applies `change` to its
 `Document` (which splices only what changes), and replaces the file with the result;
 `update_file(path, change, within=folder)` does the same with a function of the bytes (the lock
-file's writer). They are the only way this pack writes a file:
+file's writer), and `create_file` with a file that may not exist yet (a new locale's: its missing
+folders are made first, each checked to be inside `within`). They are the only way this pack writes
+a file:
 
 - **Inside its folder.** `within` is the catalog's own folder; `check_inside` is the same check, for
   a caller that checks every file before writing any.
@@ -53,6 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import errno
 import hashlib
 import os
 import secrets
@@ -73,7 +76,7 @@ if TYPE_CHECKING:
     from parlance_i18n.settings import I18nSettings
 
 __all__ = ["ATTEMPTS", "DEFAULT_FILE_LIMITS", "MAX_FILE_BYTES", "ConcurrentChange", "FileLimits", "UnsafePath", "WriteResult", "check_file",
-           "check_inside", "edit_file", "label_of", "read_bytes", "read_head", "unified_diff", "update_file"]
+           "check_inside", "create_file", "edit_file", "label_of", "read_bytes", "read_head", "unified_diff", "update_file"]
 
 ATTEMPTS = 5
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -158,6 +161,10 @@ def check_file(path: Path, root: Path) -> Path:
         status = os.stat(real)
     except FileNotFoundError:
         return real
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # a folder on the way is a link in a circle (the file's own: `_contained`)
+            raise _circular(label_of(path, root)) from None
+        raise
     if not stat.S_ISREG(status.st_mode):
         raise _special(label_of(path, root), status.st_mode)
     return real
@@ -236,6 +243,28 @@ def update_file(path: Path, change: Callable[[bytes | None, int], bytes], *, wit
     )
 
 
+def create_file(path: Path, change: Callable[[bytes | None, int], bytes], *, within: Path,
+                attempts: int = ATTEMPTS) -> WriteResult:
+    """`update_file` for a file that may not exist yet: the folders it needs are made first, inside
+    `within` (UnsafePath when one leads outside it, a link made meanwhile included)."""
+    _make_folders(path.parent, within)
+    return update_file(path, change, within=within, attempts=attempts)
+
+
+def _make_folders(folder: Path, within: Path) -> None:
+    anchor = Path(os.path.abspath(within))
+    target = Path(os.path.abspath(folder))
+    if not target.is_relative_to(anchor):
+        raise UnsafePath(f"{label_of(folder, within)} is outside its catalog's folder: nothing was written",
+                         {"file": label_of(folder, within)})
+    current = anchor
+    for part in target.relative_to(anchor).parts:
+        current = current / part
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(current)  # the umask decides its mode, as for any folder a user's tool makes
+        _contained(current, within)  # one that is (or became) a link leading out is not written into
+
+
 def unified_diff(before: bytes, after: bytes, label: str) -> str:
     """A unified diff of two versions of a file, as text (`a/label`, `b/label`)."""
     old, new = _text(before).splitlines(keepends=True), _text(after).splitlines(keepends=True)
@@ -256,7 +285,14 @@ def _contained(path: Path, folder: Path | None, *, place: str = "its catalog's f
                              "inside it, so it was left alone; replace the link with the file", {"file": label})
         raise UnsafePath(f"{label} leads outside {place} (a link, or a folder that is one): Parlance writes only "
                          "inside it, so nothing was written; replace the link with the file", {"file": label})
+    if os.path.islink(real):  # realpath stops at a link it cannot resolve: one that leads to itself, or round
+        raise _circular(label_of(path, folder))
     return real
+
+
+def _circular(label: str) -> UnsafePath:
+    return UnsafePath(f"{label} is a link that leads back to itself (directly or round a circle of links): there is "
+                      "no file to open, so it was left alone; replace the link with the file", {"file": label})
 
 
 @contextmanager

@@ -580,3 +580,25 @@ def test_header_and_broken_entries_are_not_keys_and_stay_untouched() -> None:
     doc.set("Checkout", "Ir a pagar")
     assert doc.to_bytes() == (CATALOGS / "es/broken.po").read_bytes().replace(b'"Pagar"', b'"Ir a pagar"')
     assert [p.line for p in doc.problems] == [17, 25]  # syntax; duplicates are the reader's to report
+
+
+# --- found by the catalog fuzzer (tests/packs/i18n/test_catalog_fuzz.py) -------------------------------------
+
+
+def test_a_charset_whose_codec_refuses_even_what_surrogates_keep_is_a_file_problem() -> None:
+    """UTF-16 over bytes of an odd length (or ASCII it refuses): `surrogateescape` keeps only bytes of 128
+    and more, so decoding raised UnicodeDecodeError out of the reader and the tool answered INTERNAL."""
+    data = HEADER.replace("charset=UTF-8", "charset=UTF-16").encode() + b'msgid "a"\nmsgstr "b"\n'
+    with pytest.raises(CatalogFileError, match="the file is not utf-16 text, the charset its header names"):
+        formats.get("po").read(data, parse_locale("de"))
+
+
+def test_an_entry_with_bytes_its_charset_refuses_is_named_without_them_and_is_no_source() -> None:
+    """Such bytes are kept as lone surrogates so the file round-trips; a report naming the entry, or the
+    entry as a bilingual source key (i18n_status), carried them into an answer no JSON can hold."""
+    data = HEADER.encode() + b'msgid "Welcome, %(na\xc1e)s"\nmsgstr ""\n\nmsgid "Hello"\nmsgstr ""\n'
+    po = formats.get("po")
+    read = po.read(data, parse_locale("en"))
+    [problem] = read.problems
+    assert problem.key == "Welcome, %(na\ufffde)s" and "not valid utf-8" in problem.reason
+    assert list(po.source_texts(data, parse_locale("en"))) == ["Hello"]

@@ -191,15 +191,16 @@ def test_reading_twenty_thousand_messages_stays_near_json_loads() -> None:
                                             f"Welcome back, {{name}}! #{i}") for i in range(50)} for g in range(400)}
     data = json.dumps(catalog, indent=2).encode()
 
-    def best(action):  # type: ignore[no-untyped-def]
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            action()
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    baseline = best(lambda: json.loads(data))
-    reading = best(lambda: FORMAT.read(data, EN))
+    baselines, readings = [], []
+    for _ in range(5):  # interleaved, so that a loaded machine slows both alike; the best of each
+        start = time.perf_counter()
+        json.loads(data)
+        baselines.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        FORMAT.read(data, EN)
+        readings.append(time.perf_counter() - start)
+    baseline, reading = min(baselines), min(readings)
     assert len(FORMAT.read(data, EN)) == 20_000
-    assert reading < 15 * baseline, f"read {reading * 1000:.1f} ms, json.loads {baseline * 1000:.1f} ms"
+    # about 10x on an idle machine; compiling every message while reading (what this guards against)
+    # costs over 100x
+    assert reading < 40 * baseline, f"read {reading * 1000:.1f} ms, json.loads {baseline * 1000:.1f} ms"

@@ -439,3 +439,12 @@ def test_every_catalog_message_renders_as_the_jdk_does(file: Path, java_referenc
             assert ours == result, (key, arguments)
             compared += 1
     assert compared > len(messages) * 4
+
+
+def test_an_escape_naming_half_a_surrogate_pair_is_an_entry_problem() -> None:
+    """Found by the catalog fuzzer: Java keeps `\\ud800` alone, but no answer can carry it (UTF-8 JSON),
+    so serving or reporting the message answered INTERNAL. The pair `\\ud83d\\ude00` is one character."""
+    read = _read("a=x\\ud800y\nb=\\udfff\\ud800\nc=\\ud83d\\ude00\n\\udc00=k\n")
+    assert dict(read.texts) == {"c": "😀"}
+    assert [problem.key for problem in read.problems] == ["a", "b", "\\udc00"]
+    assert all("half of a surrogate pair" in problem.reason for problem in read.problems)

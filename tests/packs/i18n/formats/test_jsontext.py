@@ -147,6 +147,10 @@ def test_a_new_string_is_escaped_as_the_file_escapes(data: bytes, value: str, ex
     document = JsonDocument(data)
     document.set_string(("a",), value)
     assert document.to_bytes() == expected
+    if "\ud800" in value:  # written as JSON allows, but such a file is refused when read: no answer can carry it
+        with pytest.raises(CatalogFileError, match="surrogate pair alone"):
+            JsonDocument(expected)
+        return
     assert JsonDocument(expected).value_at(("a",)) == value
 
 
@@ -220,3 +224,24 @@ def test_reading_twenty_thousand_keys_costs_a_few_json_loads() -> None:
     document = JsonDocument(data)
     editing = _best(lambda: (document.set_string(("section399", "label_399_49"), "x"), document.to_bytes()), 1)
     assert editing < 0.5
+
+
+@pytest.mark.parametrize("fmt", ["icu-json", "i18next", "arb", "xcstrings"])
+def test_a_lone_surrogate_escape_refuses_the_file_with_its_line(fmt: str) -> None:
+    """Found by the catalog fuzzer: JSON's grammar allows `\\ud800` alone and `json.loads` keeps it, but
+    no answer can carry it, so i18n_translate of such a message answered INTERNAL. Refused as a file
+    that is not UTF-8 is; a pair, and a literal backslash before `ud800`, are not lone."""
+    from parlance_i18n import formats
+    from parlance_i18n.locales import parse_locale
+
+    shapes = {"icu-json": '{\n"a": "x",\n"b": "%s"\n}', "i18next": '{\n"a": "x",\n"b": "%s"\n}',
+              "arb": '{\n"@@locale": "de",\n"b": "%s"\n}',
+              "xcstrings": '{"sourceLanguage": "en", "version": "1.0", "strings": {\n"a": {},\n"b": {"localizations": '
+                           '{"de": {"stringUnit": {"state": "translated", "value": "%s"}}}}}}'}
+    for lone in ("\\ud800", "y\\uDFFF", "\\ud83d\\ud83d\\ude00", "\\\\\\ud800"):
+        data = (shapes[fmt] % lone).encode()
+        with pytest.raises(CatalogFileError, match="half of a UTF-16 surrogate pair alone") as caught:
+            formats.get(fmt).read(data, parse_locale("de"))
+        assert caught.value.line == 3
+    for fine in ("\\ud83d\\ude00", "\\\\ud800", "\\u00e9"):
+        formats.get(fmt).read((shapes[fmt] % fine).encode(), parse_locale("de"))

@@ -3,7 +3,7 @@
 A Document of a text or XML format plans its edits on one parse and writes them together
 (`formats/shared/splices`); with `PLANS_EDITS = False` it makes each edit at once and parses again,
 as every Document did before: the reference. Seeded random sequences of edits (set, add, delete,
-mark as translated, with texts that need quoting and escaping, keys beside existing ones and under
+mark as translated; every third sequence mostly deletes, with texts that need quoting and escaping, keys beside existing ones and under
 new parents) go to both, over every test catalog of each format: each edit must succeed or fail
 alike, `get` must answer alike after each, and the files must come out byte for byte the same.
 """
@@ -98,23 +98,25 @@ def _run(name: str, locale: str, data: bytes, seed: int) -> None:
     reference.PLANS_EDITS = False  # type: ignore[misc]  # the reference: every edit made at once
     rng = random.Random(seed)
     keys = reference.keys()
+    # every third sequence mostly deletes (what i18n_delete_keys asks for), the others mostly write
+    to_set, to_add, to_delete = (0.15, 0.3, 0.95) if seed % 3 == 2 else (0.45, 0.85, 0.95)
     for step in range(EDITS):
         roll = rng.random()
         current_keys = keys or ["x"]
-        if roll < 0.45:
+        if roll < to_set:
             key = rng.choice(current_keys)
             current = reference.get(key)
             value: Value = _forms(rng, current) if isinstance(current, dict) or (name == "stringsdict") else _text(rng)
             calls: list[Callable[[Document], Any]] = [lambda doc: doc.set(key, value),
                                                       lambda doc: doc.mark_translated(key)]
-        elif roll < 0.85:
+        elif roll < to_add:
             key = _new_key(rng, name, keys)
             value = _forms(rng, None) if name == "stringsdict" or rng.random() < 0.15 else _text(rng)
             if name == "po" and isinstance(value, dict):
                 value = {str(index): text for index, text in enumerate(value.values())}
             calls = [lambda doc: doc.add(key, value), lambda doc: doc.mark_translated(key)]
             keys.append(key)
-        elif roll < 0.95:
+        elif roll < to_delete:
             key = rng.choice(current_keys)
             calls = [lambda doc: doc.delete(key)]
         else:
@@ -144,3 +146,126 @@ def test_planned_edits_write_what_edits_made_one_at_a_time_write(case: tuple[str
         pytest.skip("a file this format reads but does not edit")
     for seed in range(SEQUENCES):
         _run(name, locale, data, seed)
+
+
+def _delete_runs(name: str, locale: str, data: bytes, seed: int) -> None:
+    """Deletes of neighbouring keys, in file order and against it, with a few sets and adds between:
+    each delete's lines border another planned one, the case a planned delete must read as the text
+    will be once the others are made."""
+    fmt = formats.get(name)
+    tag = parse_locale(locale)
+    planned = fmt.edit(data, tag)
+    reference = fmt.edit(data, tag)
+    reference.PLANS_EDITS = False  # type: ignore[misc]
+    rng = random.Random(seed)
+    keys = reference.keys()
+    if not keys:
+        return
+    at = rng.randrange(len(keys))
+    step_by = rng.choice((1, -1))
+    for step in range(EDITS):
+        roll = rng.random()
+        if roll < 0.8:
+            at = (at + step_by) % len(keys) if rng.random() < 0.8 else rng.randrange(len(keys))
+            key = keys[at]
+            calls: list[Callable[[Document], Any]] = [lambda doc: doc.delete(key)]
+        elif roll < 0.9:
+            key = rng.choice(keys)
+            current = reference.get(key)
+            value: Value = _forms(rng, current) if isinstance(current, dict) or name == "stringsdict" else _text(rng)
+            calls = [lambda doc: doc.set(key, value)]
+        else:
+            key = _new_key(rng, name, keys)
+            value = _forms(rng, None) if name == "stringsdict" else _text(rng)
+            calls = [lambda doc: doc.add(key, value)]
+        for call in calls:
+            expected = _outcome(lambda: call(reference))
+            got = _outcome(lambda: call(planned))
+            assert got == expected, f"edit {step} on {key!r}"
+            if expected[0] == "CatalogFileError":
+                return
+        for probe in [key, *rng.sample(keys, min(3, len(keys)))]:
+            assert planned.get(probe) == reference.get(probe), f"get({probe!r}) after edit {step}"
+    assert planned.to_bytes() == reference.to_bytes()
+    assert planned.keys() == reference.keys()
+
+
+COMMENTED = {  # comments heading runs of keys, owned by one key, after blank lines: what decides what a delete takes
+    "yaml": b"""de:
+  # the cart
+  cart:
+    # heads the run
+    empty: Leer
+    full: Voll
+    # owned by total
+    total: Summe
+
+    # after a blank line
+    tax: Steuer
+    fee: Gebuehr
+  # the account
+  account:
+    name: Name
+    # owned by mail
+    mail: Post
+    phone: Telefon
+""",
+    "apple-strings": b"""/* heads the run */
+"a" = "1";
+"b" = "2";
+/* owned by c */
+"c" = "3";
+
+/* after a blank line */
+"d" = "4";
+
+"e" = "5";
+"f" = "6"; // trailing
+"g" = "7";
+""",
+    "properties": b"""# heads the run
+a=1
+b=2
+# owned by c
+c=3
+
+# after a blank line
+d=4
+e=5
+f=6
+""",
+    "android": b"""<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <!-- heads the run -->
+    <string name="a">1</string>
+    <string name="b">2</string>
+    <!-- owned by c -->
+    <string name="c">3</string>
+
+    <!-- after a blank line -->
+    <string name="d">4</string>
+    <string name="e">5</string> <!-- trailing -->
+    <string name="f">6</string>
+    <!-- a closing note -->
+</resources>
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMMENTED))
+def test_planned_deletes_beside_comments_write_what_deleting_one_at_a_time_writes(name: str) -> None:
+    for seed in range(4 * SEQUENCES):
+        _delete_runs(name, "de", COMMENTED[name], seed)
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_planned_deletes_of_neighbouring_keys_write_what_deleting_one_at_a_time_writes(
+        case: tuple[str, str, Path]) -> None:
+    name, locale, file = case
+    data = file.read_bytes()
+    try:
+        formats.get(name).edit(data, parse_locale(locale))
+    except formats.CatalogFileError:
+        pytest.skip("a file this format reads but does not edit")
+    for seed in range(SEQUENCES):
+        _delete_runs(name, locale, data, seed)

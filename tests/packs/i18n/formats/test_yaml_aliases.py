@@ -167,7 +167,7 @@ async def test_a_server_on_a_bomb_answers_within_two_seconds_in_little_memory(tm
                 if tool == "i18n_translate":
                     assert result.structured_content["translation"] == "Hello"  # served by the source locale
                 if tool == "i18n_check":
-                    invalid = result.structured_content["locales"][0]["invalid_messages"]
+                    invalid = result.structured_content["locales"][0]["file_problems"]
                     assert any("expand to more than" in problem["reason"] for problem in invalid)
             peak = _peak_kb(pid)
     assert all(seconds < SECONDS for seconds in timings.values()), timings

@@ -133,10 +133,13 @@ def test_a_translation_is_stale_once_its_source_changes(shop: Path) -> None:
     assert status(shop, lock=SourceLock(shop / "parlance-i18n.lock"), locale="ru")["web"].stale == 0
 
 
-def test_a_file_that_cannot_be_read_leaves_its_keys_missing(shop: Path) -> None:
+def test_a_file_that_cannot_be_read_counts_its_keys_invalid_and_names_the_file(shop: Path) -> None:
+    # Not missing: translating them cannot help until the file is fixed, and the file says why.
     (shop / "web" / "de.json").write_text('{"nav": {"home": "Start",}}', encoding="utf-8")
     web = status(shop)["web"]
-    assert counts(web) == (12, 0, 12, 0, 0, 0, 0)
+    assert counts(web) == (12, 0, 0, 0, 0, 12, 0)
+    [problem] = web.file_problems
+    assert (Path(problem.file).name, problem.line) == ("de.json", 1) and "not valid JSON" in problem.reason
     assert [(m.key, m.reason) for m in web.invalid_messages] == [(None, "de.json: line 1: the file is not valid JSON: expecting property name "
                                            "enclosed in double quotes")]
 

@@ -204,7 +204,7 @@ def test_a_catalog_without_a_file_for_the_locale_names_the_file_to_create(tmp_pa
                        CatalogSource(path=root / web.pattern, format="i18next", name="web")], EN)
     plan = plan_set_messages(fresh(project, "ru"), fresh(project, "en"), {"promo": "Скидки!", "cart.total": "Итого"})
     assert statuses(plan.outcomes) == {
-        "promo": ("refused", [f"ru has no file of the catalog 'web' yet: create {root / 'i18next' / 'ru.json'} (it may "
+        "promo": ("refused", [f"ru has no file of the catalog 'web' yet: pass create_locale to start it, or create {root / 'i18next' / 'ru.json'} (it may "
                               "hold no messages yet), then write again"]),
         "cart.total": ("unchanged", [])}
     plan = plan_set_messages(fresh(project, "ru"), fresh(project, "en"), {"cart.total": "Итого"}, catalog="shop")

@@ -22,6 +22,7 @@ from parlance_i18n.formats.base import (
     ReadLimits,
     Renderable,
     SourceText,
+    Template,
     Value,
     facts_of,
 )
@@ -29,10 +30,12 @@ from parlance_i18n.formats.registry import (
     ALIASES,
     FORMAT_NAMES,
     REGISTRY,
+    SYNTAXES,
     Registered,
     canonical_name,
     claims,
     implementation,
+    syntaxes_of,
 )
 
 __all__ = [
@@ -40,6 +43,7 @@ __all__ = [
     "DEFAULT_READ_LIMITS",
     "FORMAT_NAMES",
     "REGISTRY",
+    "SYNTAXES",
     "CatalogFileError",
     "CatalogFormat",
     "Document",
@@ -49,12 +53,14 @@ __all__ = [
     "Registered",
     "Renderable",
     "SourceText",
+    "Template",
     "Value",
     "canonical_name",
     "claims",
     "detect",
     "facts_of",
     "get",
+    "syntaxes_of",
 ]
 
 _loaded: dict[str, CatalogFormat] = {}

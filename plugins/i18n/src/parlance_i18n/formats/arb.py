@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFormat, Document, ReadLimits, Value
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFormat, Document, ReadLimits, Template, Value
 from parlance_i18n.formats.icu_json import IcuMessages, check_icu, one_string, read_problems
 from parlance_i18n.formats.shared.jsontext import JsonDocument, Path
 from parlance_i18n.formats.shared.limits import check_count
@@ -62,6 +62,12 @@ def _one_string(value: Value) -> str:
 
 class ArbFormat(CatalogFormat):
     """Flutter Application Resource Bundle: flat ICU messages with `@key` metadata."""
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """`{"@@locale": ...}` spelled as Flutter's gen-l10n names the file (`pt_BR`): the translation
+        files carry no `@key` metadata, which lives in the template."""
+        code = "_".join(part for part in (tag.language, tag.script, tag.region, *tag.variants) if part)
+        return f'{{\n  "@@locale": "{code}"\n}}\n'.encode()
 
     def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> IcuMessages:
         document = JsonDocument(data, limits)

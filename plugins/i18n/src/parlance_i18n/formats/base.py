@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -55,6 +55,7 @@ __all__ = [
     "ReadLimits",
     "Renderable",
     "SourceText",
+    "Template",
     "Value",
     "facts_of",
 ]
@@ -104,6 +105,15 @@ class SourceText:
     text: Value
     comment: str | None = None
     context: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A file of the same catalog that another locale already has, which a new locale's file may follow
+    (`CatalogFormat.new_file`): its bytes and the locale it was read as (the source locale's, when it has one)."""
+
+    data: bytes
+    tag: LocaleTag
 
 
 class Renderable(Protocol):
@@ -229,16 +239,21 @@ class CatalogFormat(ABC):
     about them. Each capability has a default that suits most formats; a format overrides the ones
     its files do their own way:
 
+    - a framework's syntax inside its messages: `syntaxes`, `for_file` (the instance a file is read with);
     - where its files are: `multi_locale`, `locales`, `locale_spelling`, `parse_spelling`,
-      `default_folder`;
+      `default_folder`, `layout_folders`; a new locale's file: `new_file`;
     - placeholders: `placeholder_pattern` (as a text writes them), `placeholder` (one named in a reason);
     - plurals: `plural_forms` and `plural_value` (a plural held as forms), `message_writes` (a
       caller's message as Document writes), `form_names` (the forms a caller answers);
     - keys: `message_keys` and `renamed_key` (a message held in several keys), `rename_refusal`,
       `drop_entries` (a key deleted for every locale of a multi-locale file);
     - sources the files carry: `source_is_key` with `source_texts` and `source_messages` (gettext's
-      msgid), `carries_source` (XLIFF's `<source>`);
-    - limits: `limits_length` and `max_lengths`.
+      msgid) and `add_from_template` (an entry of the catalog's template), `carries_source` (XLIFF's
+      `<source>`);
+    - limits: `limits_length` and `max_lengths`;
+    - what the app's runtime does with a message: `runtime_refusals` (a printf conversion of another
+      type, a rich-text tag dropped or left open, ...) and `extra_plural_categories` (a category
+      the runtime selects beyond the locale's CLDR ones).
 
     A format's own rules for a message (a reserved name, an apostrophe aapt2 refuses) are `Problem`s
     its reader reports: a write is read back before it is made, so they refuse it too.
@@ -247,11 +262,14 @@ class CatalogFormat(ABC):
     if TYPE_CHECKING:
         name: ClassVar[str]
         suffixes: ClassVar[tuple[str, ...]]
+        syntaxes: ClassVar[tuple[str, ...]]
     else:
         name = _Registered()
         """The `format = "..."` name in parlance.toml, e.g. "i18next" (from the registry)."""
         suffixes = _Registered()
         """File name endings this format claims when detecting, e.g. (".po", ".pot") (from the registry)."""
+        syntaxes = _Registered()
+        """The inner syntaxes a catalog of this format may name (`syntax = "symfony"`), from the registry."""
 
     multi_locale: ClassVar[bool] = False
     """True when one file holds every locale (`.xcstrings`): read and edit then pick `tag`'s part."""
@@ -279,6 +297,19 @@ class CatalogFormat(ABC):
         when the suffix is shared (`.json`: icu-json, i18next, arb, xcstrings). Default: no opinion."""
         return False
 
+    def for_file(self, file_name: str, syntax: str | None, head: Callable[[], bytes]) -> CatalogFormat:
+        """This format as it reads, renders and validates the file called `file_name` of a catalog whose
+        `syntax` setting is given (None: not set), for a format whose messages may hold a framework's
+        own syntax (`syntaxes`: Symfony's parameters and plurals inside XLIFF, MessageFormat applied to
+        every Java message): an instance bound to the syntax the setting names, else to the one the file
+        shows without doubt (its name; its first bytes, which `head()` reads). ValueError, naming the
+        choices, for a syntax the format does not know. Default: the format itself."""
+        if syntax is not None and syntax not in self.syntaxes:
+            known = ", ".join(self.syntaxes) or "none"
+            raise ValueError(f"the catalog's syntax {syntax!r} is not one the {self.name} format knows "
+                             f"(its syntaxes: {known})")
+        return self
+
     # --- where its files are ------------------------------------------------------------------------
 
     def locales(self, data: bytes) -> list[LocaleTag]:
@@ -295,17 +326,36 @@ class CatalogFormat(ABC):
 
         return locale_or_none(text)
 
+    layout_folders: ClassVar[frozenset[str]] = frozenset()
+    """Folder names (lower case), or folder extensions after the last dot, that projects keep this
+    format's files under by convention (gettext `po` and `lc_messages`, Android `res`, Apple `lproj`):
+    `parlance init` proposes a catalog of one locale only when its path has one, or a folder every
+    format's files use (`locales`, `i18n`, ...)."""
+
     default_folder: ClassVar[str | None] = None
     """The folder of the default locale's files where the others are `<folder>-<spelling>` (Android
     `values` beside `values-ru`): a path's `values-{locale}` matches it too (as the source locale),
     and a new locale's file goes in `<folder>-<spelling>` beside it."""
 
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """The bytes of a new file for `tag` that holds no message yet, as the format's own tools start
+        one (an Android `<resources>`, a PO header with `Language` and `Plural-Forms`, an ARB `@@locale`,
+        XLIFF with `target-language` and the template's units untranslated), which a write then fills.
+        `template` is the catalog's file for another locale (the source locale's when it has one), for
+        formats whose new files follow it; `source_tag` is the project's source locale. ValueError,
+        with the reason a caller sees, when the format cannot start a file for `tag`.
+
+        Not asked of a `multi_locale` format: its one file takes a new locale's messages as they come."""
+        raise ValueError(f"{self.name} files cannot be started here: create the file for {tag.code} with the "
+                         "format's own tools, then write again")
+
     # --- placeholders --------------------------------------------------------------------------------
 
-    placeholder_pattern: ClassVar[re.Pattern[str] | None] = None
+    placeholder_pattern: re.Pattern[str] | None = None
     """Placeholders as a text of the format writes them (`{{name}}`, `%1$s`, an XLIFF `<x id="1"/>`),
     which work items list for a translation to keep (`%%` is taken out first). None: the compiled
-    message's arguments are listed, as `{name}` (ICU, Java MessageFormat)."""
+    message's arguments are listed, as `{name}` (ICU, Java MessageFormat). A format bound to an
+    inner syntax (`for_file`) may set its own."""
 
     def placeholder(self, name: str) -> str:
         """A compiled message's argument `name` as a reason names it: "the placeholder {name}" (ICU),
@@ -416,6 +466,13 @@ class CatalogFormat(ABC):
         as a message compiled the way the entry's translation is (gettext: with its flags)."""
         return {}
 
+    def add_from_template(self, document: Document, template: bytes, tag: LocaleTag, key: str) -> bool:
+        """For a `source_is_key` format whose catalog names a `template` (gettext's `.pot`): add `key`'s
+        entry of the template to `document`, untranslated, as the format's own merge tool would
+        (`msgmerge`: with the template's notes, references and flags); whether the template has it.
+        KeyError when the document has `key` already. Default: no templates, nothing added."""
+        return False
+
     # --- limits --------------------------------------------------------------------------------------
 
     limits_length: ClassVar[bool] = False
@@ -425,3 +482,22 @@ class CatalogFormat(ABC):
         """The longest text each key of a file may have, in characters, where the file says it
         (XLIFF 1.2 `maxwidth`)."""
         return {}
+
+    # --- what the app's runtime does with a message ------------------------------------------------------
+
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """Why the app would fail on the translation of `key`, or do with it something other than it
+        does with the source's message: `written` is the target file read back once written (its
+        `text(key)` is the translation), `source` the source's message as its file writes it. One
+        sentence each, naming what is wrong and how to fix it (a printf conversion of another type
+        than the source's for one argument, a component tag dropped or left open, an unclosed
+        nesting). The checks every format shares (syntax, placeholders, plural categories) are made
+        beside these. Default: none."""
+        return []
+
+    def extra_plural_categories(self, tag: LocaleTag, ordinal: bool) -> frozenset[str]:
+        """Plural categories the format's runtime selects for `tag` beyond the locale's CLDR ones
+        (cardinal, or `ordinal`): a form in another category is never shown, so a write holding one
+        is refused. Exact-number branches (`=2`) are always allowed. Default: none (ICU selects by
+        the CLDR categories alone)."""
+        return frozenset()

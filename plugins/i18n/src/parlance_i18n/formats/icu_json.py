@@ -28,9 +28,11 @@ from parlance_i18n.formats.base import (
     DEFAULT_READ_LIMITS,
     CatalogFormat,
     Document,
+    LocaleMessages,
     Problem,
     ReadLimits,
     Renderable,
+    Template,
     Value,
     facts_of,
 )
@@ -123,8 +125,25 @@ class IcuJsonFormat(CatalogFormat):
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> IcuJsonDocument:
         return IcuJsonDocument(data, limits)
 
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty object: FormatJS starts a locale's messages as `{}` (flat keys are written into it)."""
+        return b"{\n}\n"
+
     def sniff(self, head: bytes) -> bool:
         return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and _SNIFF.search(head) is not None
+
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """FormatJS rich-text tags (`<b>…</b>`): each of the source's kept and closed in its branch, none
+        added; `formatMessage` calls the app's function for each, and throws for an unclosed one or one
+        it has no function for."""
+        from parlance_i18n.formats.shared.rich_text import tag_reasons
+
+        translation = written.text(key)
+        if not isinstance(translation, str) or not isinstance(source, str):
+            return []
+        return tag_reasons(source, translation, icu=True, noun="the tag",
+                           fix="keep each tag of the source around the words it marks (the app formats them "
+                               "with its own function)")
 
 
 def _read_object(node: dict[str, Any], prefix: str, path: Path, texts: dict[str, str], comments: dict[str, str],

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from parlance_i18n.formats.base import CatalogFormat
 
-__all__ = ["ALIASES", "FORMAT_NAMES", "REGISTRY", "Registered", "canonical_name", "claims", "implementation",
-           "registered"]
+__all__ = ["ALIASES", "FORMAT_NAMES", "REGISTRY", "SYNTAXES", "Registered", "canonical_name", "claims",
+           "implementation", "registered", "syntaxes_of"]
 
 _PACKAGE = "parlance_i18n.formats"
 
@@ -31,25 +31,31 @@ class Registered(NamedTuple):
     """The file name endings it claims when detecting; several formats may claim one (see `detect`)."""
     aliases: tuple[str, ...] = ()
     """Other names parlance.toml may give it."""
+    syntaxes: tuple[str, ...] = ()
+    """The inner syntaxes a catalog of this format may name (`syntax = "..."`): what a framework
+    writes inside the format's messages (Symfony parameters in XLIFF). The format says what each means
+    (`CatalogFormat.for_file`)."""
 
 
-def _line(name: str, target: str, suffixes: str, aliases: str = "") -> Registered:
-    return Registered(name, target, tuple(suffixes.split()), tuple(aliases.split()))
+def _line(name: str, target: str, suffixes: str, aliases: str = "", syntaxes: str = "") -> Registered:
+    return Registered(name, target, tuple(suffixes.split()), tuple(aliases.split()), tuple(syntaxes.split()))
 
 
 REGISTRY = (
-    #     name             module:Class                            suffixes            aliases
+    #     name             module:Class                            suffixes            aliases, syntaxes
     _line("icu-json",      "icu_json:IcuJsonFormat",               ".json",            "json formatjs react-intl"),
     _line("i18next",       "i18next.format:I18nextFormat",         ".json"),
     _line("arb",           "arb:ArbFormat",                        ".arb .json"),
     _line("xcstrings",     "apple.xcstrings:XcstringsFormat",      ".xcstrings .json"),
     _line("po",            "po.format:PoFormat",                   ".po .pot",         "pot"),
-    _line("xliff",         "xliff.format:XliffFormat",             ".xliff .xlf",      "xlf"),
+    _line("xliff",         "xliff.format:XliffFormat",             ".xliff .xlf",      "xlf",
+          syntaxes="symfony symfony-icu angular plain"),
     _line("android",       "android.format:AndroidFormat",         ".xml"),
     _line("apple-strings", "apple.strings:AppleStringsFormat",     ".strings",         "strings"),
     _line("stringsdict",   "apple.stringsdict:StringsdictFormat",  ".stringsdict"),
     _line("yaml",          "yaml.format:YamlFormat",               ".yml .yaml",       "yml"),
-    _line("properties",    "properties.format:PropertiesFormat",   ".properties"),
+    _line("properties",    "properties.format:PropertiesFormat",   ".properties",
+          syntaxes="always-messageformat"),
 )
 """Every format. Where formats share a suffix (`.json`), `detect` asks them from the last line up
 whether a file is theirs (`sniff`), and the first line claiming the suffix takes what none claims:
@@ -58,6 +64,9 @@ a format that must be asked before another goes below it."""
 FORMAT_NAMES = tuple(line.name for line in REGISTRY)
 ALIASES = {alias: line.name for line in REGISTRY for alias in line.aliases}
 """alias -> name."""
+
+SYNTAXES = tuple(dict.fromkeys(syntax for line in REGISTRY for syntax in line.syntaxes))
+"""Every inner syntax some format knows, in registry order."""
 
 _BY_NAME = {line.name: line for line in REGISTRY}
 _BY_CLASS = {f"{_PACKAGE}.{line.target.replace(':', '.')}": line for line in REGISTRY}
@@ -82,6 +91,11 @@ def canonical_name(name: str) -> str:
     if canonical not in _BY_NAME:
         raise KeyError(f"unknown catalog format {name!r}; choose one of: {', '.join(FORMAT_NAMES)}")
     return canonical
+
+
+def syntaxes_of(name: str) -> tuple[str, ...]:
+    """The inner syntaxes the format called `name` (a registry name) knows, without loading it."""
+    return _BY_NAME[name].syntaxes
 
 
 def implementation(name: str) -> tuple[str, str]:

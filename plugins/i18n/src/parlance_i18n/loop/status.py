@@ -20,7 +20,11 @@ fuzzy or invalid (exactly one), and a translated one may also be stale.
 
 Where the source texts come from: the source locale's files of the catalog. Where a key is its
 source text (the format's `source_is_key`: gettext's msgid), the target's own files are the source
-(the source locale rarely has PO files); where a file carries its sources (`carries_source`: XLIFF's
+(the source locale rarely has PO files): each locale's keys are its own file's msgids, as `msgfmt
+--statistics` counts them, untranslated and fuzzy entries included. A catalog that names a
+`template` (a `.pot`) takes the template's entries as its keys, as `msgmerge` does: a key the
+locale's file lacks is missing, and the file's keys the template lacks are `obsolete` (counted
+apart from `total`). Where a file carries its sources (`carries_source`: XLIFF's
 `<source>`) and the source locale has no file, the target's files read for the source language. A
 catalog with none of these is reported with a problem and no keys.
 
@@ -30,22 +34,25 @@ catalog with none of these is reported with a problem and no keys.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.errors import I18nError
-from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, SourceText, Value
+from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, SourceText, Value, facts_of
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.loop.reports import LocaleStatusReport, SkippedMessage
-from parlance_i18n.model.project import CatalogFile, Project, ProjectLocale, parse
+from parlance_i18n.loop.reports import FileLevelProblem, LocaleStatusReport, SkippedMessage
+from parlance_i18n.model.discovery import file_problem_reason
+from parlance_i18n.model.project import CatalogFile, FileProblem, Project, ProjectLocale, parse
 from parlance_i18n.store import UnsafePath
 
 if TYPE_CHECKING:
+    from parlance_i18n.icu.facts import Facts
     from parlance_i18n.loop.lockfile import SourceLock
 
-__all__ = ["CatalogView", "LocaleStatusReport", "SkippedMessage", "UnknownCatalog", "catalog_status", "catalog_views",
-           "is_suspicious_copy"]
+__all__ = ["CatalogView", "FileLevelProblem", "LocaleStatusReport", "SkippedMessage", "UnknownCatalog", "catalog_status",
+           "catalog_views", "is_suspicious_copy", "status_of"]
 
 MISSING, UNTRANSLATED, FUZZY, INVALID, TRANSLATED = "missing", "untranslated", "fuzzy", "invalid", "translated"
 
@@ -77,16 +84,21 @@ def catalog_status(project: Project, source: ProjectLocale, target: ProjectLocal
     """The status of `target` against `source`, one entry per catalog of the target locale (of the
     source when the target has no file yet), in the configured order; `catalog` picks one."""
     order = [entry.label for entry in project.sources]
-    return [_status(view, lock, limit) for view in catalog_views(source, target, catalog=catalog, order=order)]
+    return [status_of(view, lock, limit) for view in catalog_views(source, target, catalog=catalog, order=order)]
 
 
-def _status(view: CatalogView, lock: SourceLock | None, limit: int) -> LocaleStatusReport:
+def status_of(view: CatalogView, lock: SourceLock | None, limit: int,
+              each: Callable[[str, str], None] | None = None) -> LocaleStatusReport:
+    """The status of one catalog view; `each(key, state)` is told every key's state as it is found
+    (i18n_check reads its own findings in the same pass, so its counts are these)."""
     found: dict[str, list[str]] = {MISSING: [], UNTRANSLATED: [], FUZZY: [], INVALID: [], TRANSLATED: []}
     stale: list[str] = []
     locale = view.target_tag.code
     for key in view.keys:
         state = view.state(key, compile=True)
         found[state].append(key)
+        if each is not None:
+            each(key, state)
         if state == TRANSLATED and lock is not None:
             source = view.source_text(key)
             if source is not None and lock.stale(view.name, locale, key, source):
@@ -101,10 +113,11 @@ def _status(view: CatalogView, lock: SourceLock | None, limit: int) -> LocaleSta
         catalog=view.name, locale=locale, total=total, translated=translated,
         missing=len(found[MISSING]), untranslated=len(found[UNTRANSLATED]), fuzzy=len(found[FUZZY]),
         invalid=len(found[INVALID]), stale=len(stale),
-        coverage=round(translated / total, 4) if total else 1.0,
+        coverage=round(translated / total, 4) if total else 1.0, obsolete=len(view.obsolete),
         missing_keys=found[MISSING][:limit], untranslated_keys=found[UNTRANSLATED][:limit],
-        fuzzy_keys=found[FUZZY][:limit], stale_keys=stale[:limit],
+        fuzzy_keys=found[FUZZY][:limit], stale_keys=stale[:limit], obsolete_keys=view.obsolete[:limit],
         invalid_messages=[SkippedMessage(key, reason) for key, reason in reasons[:limit]],
+        file_problems=[FileLevelProblem(str(p.path), p.line, p.reason) for p in view.file_problems[:limit]],
     )
 
 
@@ -138,6 +151,10 @@ class CatalogView:
         self.problem: str | None = None
         """Why the catalog has no source keys, or None."""
         self.problems: list[tuple[str | None, str]] = []
+        self.file_problems: list[FileProblem] = []
+        """The catalog's files that could not be read: the target's, then the source's."""
+        self._unreadable: set[Path] = set()
+        self._last_facts: tuple[str, Facts | None] | None = None
         self._sources: list[tuple[CatalogFile, LocaleMessages]] = []
         self._key_sources: dict[str, tuple[CatalogFile, SourceText]] = {}
         self._untranslatable: set[str] = set()
@@ -146,8 +163,15 @@ class CatalogView:
         first = source_files or self.target_files
         self.format: CatalogFormat | None = first[0].format if first else None
         keys: dict[str, None] = {}
+        self.obsolete: list[str] = []
+        """Keys of the target's files that their template does not have (msgmerge makes them obsolete)."""
         if self.format is not None and self.format.source_is_key:
-            self._read_key_sources(self.target_files if self.target_files else source_files, keys)
+            own = self.target_files if self.target_files else source_files
+            templates = _templates(own, source.tag)
+            if not templates or not self._read_key_sources(templates, keys, report=True):
+                self._read_key_sources(own, keys)
+            else:
+                self.obsolete = self._not_in_templates(keys)
         elif source_files:
             self._sources = [(f, m) for f, m in source.load() if f.catalog == name]
         elif self.format is not None and self.format.carries_source:
@@ -161,19 +185,28 @@ class CatalogView:
         for _, messages in self.target_layers:
             self._untranslatable.update(getattr(messages, "untranslatable_keys", ()))
         self.keys: list[str] = [key for key in keys if key not in self._untranslatable]
+        self._one_source = self._sources[0][1].text if len(self._sources) == 1 and not self._key_sources else None
         self._key_set = set(self.keys)
         for problem in target.problems:
             if problem.catalog != name:
                 continue
             if problem.key is None:
                 self.problems.append((None, f"{problem.path.name}: {problem.reason}"))
+                self.file_problems.append(problem)
+                self._unreadable.add(problem.path)
             else:
-                self.problems.append((self._owner(problem.key), problem.reason))
+                self.problems.append((self.owner_of(problem.key), problem.reason))
+        if source is not target:
+            self.file_problems.extend(problem for problem in source.problems
+                                      if problem.catalog == name and problem.key is None
+                                      and problem.path not in self._unreadable)
 
     # --- the source side ----------------------------------------------------------------------------------------
 
     def source_text(self, key: str) -> Value | None:
         """The text to translate: a str, or forms by category (a PO plural's are `one`/`other`: msgid, msgid_plural)."""
+        if self._one_source is not None:  # the usual catalog, one source file: asked of every key
+            return self._one_source(key)
         entry = self._key_sources.get(key)
         if entry is not None:
             return entry[1].text
@@ -276,11 +309,11 @@ class CatalogView:
                 translation = messages.text(key)
                 break
         else:
-            return MISSING
+            return INVALID if self._blocked(key) else MISSING
         source = self.source_text(key)
         if translation is None or (translation == "" and source):
             return MISSING
-        if compile and messages.get(key) is None:
+        if compile and self._probe(messages, key) is None:
             self._invalid.add(key)
             reason = next((p.reason for p in reversed(messages.problems) if p.key == key),
                           "the translation cannot be compiled")
@@ -289,6 +322,47 @@ class CatalogView:
         if self.same_language or source is None or (translation != source and isinstance(translation, str)):
             return TRANSLATED  # the common case, decided without looking at the words
         return UNTRANSLATED if is_suspicious_copy(source, translation) else TRANSLATED
+
+    def _blocked(self, key: str) -> bool:
+        """Whether the file that would hold `key` could not be read: its translation is unknown, and
+        writing one cannot succeed until the file is fixed, so the key is invalid rather than missing."""
+        if not self._unreadable:
+            return False
+        file = self.target_file(key)
+        return file is not None and file.path in self._unreadable
+
+    def _probe(self, messages: LocaleMessages, key: str) -> Facts | None:
+        """What the served message uses (None when it cannot be used), read as cheaply as the format
+        allows (an ICU message from one parse, compiling nothing); kept for `served_facts`."""
+        ask = getattr(messages, "facts", None)
+        found: Facts | None = ask(key) if ask is not None else facts_of(messages.get(key))
+        self._last_facts = (key, found)
+        return found
+
+    def served_facts(self, key: str) -> Facts | None:
+        """(arguments, plural uses) of the target's message for `key`, or None: what `state(key,
+        compile=True)` just read when it was asked about this key last."""
+        last = self._last_facts
+        if last is not None and last[0] == key:
+            return last[1]
+        for _, messages in self.target_layers:
+            if key in messages:
+                return self._probe(messages, key)
+        return None
+
+    def extra_keys(self) -> list[str]:
+        """Keys the target's files of this catalog hold that the source does not (a plural form of a
+        source key, i18next's `items_few`, is not one); none when the catalog has no source keys."""
+        if self.problem is not None:
+            return []
+        found = dict.fromkeys(key for _, messages in self.target_layers for key in messages)
+        return sorted(key for key in found if key not in self._untranslatable and self.owner_of(key) not in self._key_set)
+
+    def message_count(self) -> int:
+        """How many messages the target's files of this catalog hold (each key once)."""
+        if len(self.target_layers) == 1:
+            return len(self.target_layers[0][1])
+        return len({key for _, messages in self.target_layers for key in messages})
 
     def has_key(self, key: str) -> bool:
         """Whether `key` is one of the source's keys to translate."""
@@ -313,7 +387,7 @@ class CatalogView:
     def _invalid(self) -> set[str]:
         return {key for key, _ in self.problems if key is not None and key in self._key_set}
 
-    def _owner(self, key: str) -> str:
+    def owner_of(self, key: str) -> str:
         """The source key a problem's key belongs to (i18next reports `items_few` of the group `items`)."""
         if key in self._key_set:
             return key
@@ -331,16 +405,46 @@ class CatalogView:
                 continue  # reported with the target's problems
         return found
 
-    def _read_key_sources(self, files: Iterable[CatalogFile], keys: dict[str, None]) -> None:
+    def _read_key_sources(self, files: Iterable[CatalogFile], keys: dict[str, None], *, report: bool = False) -> bool:
+        """The keys of `files` with their sources; whether any file was read. `report`: a file that
+        cannot be read is a problem of the catalog (a template: a locale's own files are reported with
+        the locale's problems)."""
+        read = False
         for file in files:
             try:
                 found = file.format.source_texts(file.read_bytes(), file.tag)
-            except (CatalogFileError, UnsafePath, OSError):
-                continue  # reported with the locale's problems
+            except (CatalogFileError, UnsafePath, OSError) as exc:
+                if report:
+                    self.problems.append((None, f"the template {file.path} cannot be read, so each locale's own "
+                                                f"msgids are its keys: {file_problem_reason(exc)}"))
+                continue
+            read = True
             for key, source in found.items():
                 if key not in self._key_sources:
                     self._key_sources[key] = (file, source)
                     keys[key] = None
+        return read
+
+    def _not_in_templates(self, keys: Mapping[str, None]) -> list[str]:
+        """The target's keys (translated or not) that the templates lack, in file order."""
+        found: dict[str, None] = {}
+        for file in self.target_files:
+            try:
+                own = file.format.source_texts(file.read_bytes(), file.tag)
+            except (CatalogFileError, UnsafePath, OSError):
+                continue  # reported with the locale's problems
+            found.update((key, None) for key in own if key not in keys)
+        return list(found)
+
+
+def _templates(files: Iterable[CatalogFile], tag: LocaleTag) -> list[CatalogFile]:
+    """The templates `files` name (the catalog's `template`), each once, as files of the source locale."""
+    found: dict[Path, CatalogFile] = {}
+    for file in files:
+        template = file.template_file(tag)
+        if template is not None:
+            found.setdefault(template.path, template)
+    return list(found.values())
 
 
 def is_suspicious_copy(source: Value, translation: Value) -> bool:

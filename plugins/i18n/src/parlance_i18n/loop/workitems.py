@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parlance_i18n.formats import Value
+from parlance_i18n.formats import CatalogFormat, Value
 from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 from parlance_i18n.loop.glossary import Glossary, Term
 from parlance_i18n.loop.lockfile import SourceLock, source_hash
@@ -169,7 +169,7 @@ def _item(view: CatalogView, key: str, reason: str, glossary: Glossary, index: _
     return WorkItem(
         key=key,
         source=dict(source) if isinstance(source, dict) else source,
-        placeholders=_placeholders(view, key, source),
+        placeholders=_placeholders(view, key, source, file.format if file is not None else view.format),
         plural_categories=_plural_categories(view, key, source, rules),
         comment=view.comment(key),
         context=view.context(key),
@@ -186,10 +186,11 @@ def _joined(source: Value) -> str:
     return source if isinstance(source, str) else "\n".join(source.values())
 
 
-def _placeholders(view: CatalogView, key: str, source: Value) -> list[str]:
-    """The source's placeholders as its format writes them, each once, in order of appearance."""
+def _placeholders(view: CatalogView, key: str, source: Value, fmt: CatalogFormat | None) -> list[str]:
+    """The source's placeholders as its format writes them, each once, in order of appearance (`fmt`:
+    the format the key's file is read with, which knows the file's syntax)."""
     texts = [source] if isinstance(source, str) else list(source.values())
-    pattern = view.format.placeholder_pattern if view.format is not None else None
+    pattern = fmt.placeholder_pattern if fmt is not None else None
     found: dict[str, None] = {}
     if pattern is not None:
         for text in texts:

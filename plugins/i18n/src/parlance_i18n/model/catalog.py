@@ -60,6 +60,8 @@ class Catalog:
         self.file_limits = DEFAULT_FILE_LIMITS
         """What each bundle file may be and expand to (`[packs.i18n] max_file_*`)."""
         self._bundles: dict[str, Bundle] = {}
+        self._before_project: dict[str, Bundle] = {}  # the bundles a project's locales were layered over
+        self._project_codes: set[str] = set()
 
     @classmethod
     def from_settings(cls, settings: I18nSettings, language_pack_files: Iterable[Path] = ()) -> Catalog:
@@ -84,10 +86,40 @@ class Catalog:
     def open_project(self, project: Project) -> None:
         """Serve `project`'s locales (read on first use), over the bundles loaded so far."""
         self.project = project
-        for code, locale in project.locales.items():
-            current = self._bundles.get(code)
+        self._project_codes = set()
+        self._serve_project_locales()
+
+    def refresh_project(self, *, force: bool = False) -> bool:
+        """Notice catalog files created, deleted or replaced since the project was opened (`Project.rescan`):
+        a new locale gets its bundle, a locale whose files are all gone loses it (what was loaded for
+        it before the project is served again). Whether anything changed."""
+        if self.project is None or not self.project.rescan(force=force):
+            return False
+        self._serve_project_locales()
+        return True
+
+    def _serve_project_locales(self) -> None:
+        """Bundles for the project's locales that have none yet, layered over what was loaded before;
+        those of locales the project no longer has give way to what they were layered over."""
+        assert self.project is not None
+        locales = self.project.locales
+        bundles = dict(self._bundles)
+        for code in self._project_codes - set(locales):
+            previous = self._before_project.pop(code, None)
+            if previous is not None:
+                bundles[code] = previous
+            else:
+                bundles.pop(code, None)
+        for code, locale in locales.items():
+            if code in self._project_codes:
+                continue  # the same ProjectLocale: its files were replaced in place
+            current = bundles.get(code)
+            if current is not None:
+                self._before_project[code] = current
             messages = locale.with_overlay(current.messages) if current is not None else locale
-            self._bundles[code] = Bundle(locale.tag, messages, current.size if current is not None else 0)
+            bundles[code] = Bundle(locale.tag, messages, current.size if current is not None else 0)
+        self._project_codes = set(locales)
+        self._bundles = bundles
 
     @property
     def default_locale(self) -> LocaleTag:

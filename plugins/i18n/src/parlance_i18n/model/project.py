@@ -28,6 +28,7 @@ import inspect
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeAlias, cast
@@ -35,7 +36,15 @@ from typing import Any, TypeAlias, cast
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, LocaleMessages, Renderable, facts_of
 from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, ReadLimits
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.model.discovery import CatalogFile, FileProblem, catalog_folder, discover, file_problem_reason
+from parlance_i18n.model.discovery import (
+    CatalogFile,
+    FileProblem,
+    FolderStamp,
+    catalog_folder,
+    discover,
+    file_problem_reason,
+    folder_stamp,
+)
 from parlance_i18n.settings import CatalogSource
 from parlance_i18n.store import DEFAULT_FILE_LIMITS, FileLimits, UnsafePath, label_of
 
@@ -58,29 +67,75 @@ class Project:
 
     def __init__(self, sources: list[CatalogSource], source_tag: LocaleTag, *, root: Path | None = None,
                  allow_outside: bool = False, limits: FileLimits = DEFAULT_FILE_LIMITS) -> None:
-        self.sources = sources = [_named(source, root) for source in sources]
+        self.sources = [_named(source, root) for source in sources]
         self.source_tag = source_tag
         self.root = root
+        self._allow_outside = allow_outside
+        self._limits = limits
+        self._rescan_lock = threading.Lock()
         self.problems: list[FileProblem] = []
+        self.locales: dict[str, ProjectLocale] = {}
+        self._watched: dict[Path, FolderStamp] = {}
+        self._take(*self._discover())
+
+    def rescan(self, *, force: bool = False) -> bool:
+        """List the catalogs' files again when a folder discovery looked into changed since (a file
+        created, deleted or renamed in it; always when `force`), so that a new locale's file is served
+        and a deleted one is gone without a restart; whether the project's locales or files changed.
+        A locale whose files are the same keeps what it read; one whose files changed reads them again
+        on its next use. Costs a `stat` per watched folder while nothing changed."""
+        if not force and not self._folders_changed():
+            return False
+        with self._rescan_lock:
+            return self._take(*self._discover())
+
+    def _folders_changed(self) -> bool:
+        """Whether a watched folder's stamp differs from when discovery looked into it (its hot path:
+        one `stat` per folder, one clock read per call)."""
+        now = time.time()
+        return any(folder_stamp(folder, now) != stamp for folder, stamp in self._watched.items())
+
+    def _discover(self) -> tuple[dict[str, list[CatalogFile]], dict[str, LocaleTag], list[FileProblem],
+                                 dict[Path, FolderStamp]]:
+        root = self.root
+        problems: list[FileProblem] = []
+        watched: dict[Path, FolderStamp] = {}
         by_locale: dict[str, list[CatalogFile]] = {}
         tags: dict[str, LocaleTag] = {}
-        for source in sources:
+        for source in self.sources:
             folder = Path(os.path.realpath(catalog_folder(source.path)))
             inside = root is not None and folder.is_relative_to(root)
-            if root is not None and not inside and not allow_outside:
+            if root is not None and not inside and not self._allow_outside:
                 fixed = catalog_folder(source.path)
                 label = label_of(fixed, root) if Path(os.path.abspath(fixed)).is_relative_to(root) else ""
-                self.problems.append(FileProblem(source.label, source.path, None, None, file_problem_reason(UnsafePath(
+                problems.append(FileProblem(source.label, source.path, None, None, file_problem_reason(UnsafePath(
                     f"the catalog's folder {label + ' ' if label else ''}leads outside the project's folder (a link): Parlance reads only "
                     "inside it, so the catalog was left out; replace the link with the folder, or set [packs.i18n] "
                     "allow_outside_project = true"))))
                 continue
-            files, problems = discover(source, source_tag, root=root if inside else None, limits=limits)
-            self.problems.extend(problems)
+            files, found = discover(source, self.source_tag, root=root if inside else None, limits=self._limits,
+                                    watch=watched)
+            problems.extend(found)
             for file in files:
                 by_locale.setdefault(file.tag.code, []).append(file)
                 tags[file.tag.code] = file.tag
-        self.locales = {code: ProjectLocale(tags[code], files) for code, files in sorted(by_locale.items())}
+        return by_locale, tags, problems, watched
+
+    def _take(self, by_locale: dict[str, list[CatalogFile]], tags: dict[str, LocaleTag], problems: list[FileProblem],
+              watched: dict[Path, FolderStamp]) -> bool:
+        """Serve what discovery found: the same ProjectLocale for a locale still there (its files
+        replaced when they changed), a new one for a new locale; a locale without files is gone."""
+        changed = set(by_locale) != set(self.locales)
+        locales: dict[str, ProjectLocale] = {}
+        for code, files in sorted(by_locale.items()):
+            current = self.locales.get(code)
+            if current is None:
+                locales[code] = ProjectLocale(tags[code], files)
+            else:
+                changed |= current.replace_files(files)
+                locales[code] = current
+        self.locales, self.problems, self._watched = locales, problems, watched
+        return changed
 
 
 def _named(source: CatalogSource, root: Path | None) -> CatalogSource:
@@ -183,6 +238,11 @@ class ProjectLocale(Mapping[str, Renderable]):
         read before is served until the new reading is complete."""
         for store in self._stores():
             store.refresh()
+
+    def replace_files(self, files: list[CatalogFile]) -> bool:
+        """Serve `files` from now on (discovery found others: a file created, deleted or replaced), read
+        on next use; whether they differ from the current ones. Every view sharing the files sees it."""
+        return any(store.replace_files(tuple(files)) for store in self._stores() if not store.fixed)
 
     def changed_on_disk(self) -> bool:
         """Whether a file was changed since it was read (by an editor, git, another process)."""
@@ -351,6 +411,13 @@ class _LocaleFiles:
         with self._lock:
             self.problems, self.layers = problems, layers
         _release_freed_memory()
+
+    def replace_files(self, files: tuple[CatalogFile, ...]) -> bool:
+        if files == self.files:
+            return False
+        with self._lock:
+            self.files, self.layers, self._seen = files, None, {}
+        return True
 
     def changed(self) -> bool:
         return self.layers is not None and not self.fixed and any(_stat(path) != seen for path, seen in self._seen.items())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["ArgumentMismatch", "InvalidMessage", "LocaleReport", "LocaleSummary", "PluralGap"]
+__all__ = ["ArgumentMismatch", "FileLevelProblem", "InvalidMessage", "LocaleReport", "LocaleSummary", "PluralGap"]
 
 
 @dataclass(frozen=True)
@@ -42,11 +42,23 @@ class InvalidMessage:
 
 
 @dataclass(frozen=True)
+class FileLevelProblem:
+    """A catalog file that could not be read (not valid in its format, past a limit, outside the
+    project): listed in every answer that counts the catalog, details or not. The keys it would hold
+    count as invalid, not missing: translating them cannot help until the file is fixed."""
+
+    file: str
+    line: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
 class LocaleReport:
     code: str
     message_count: int
     coverage: float | None
-    """Share of the reference's keys found without the default chain; None without a reference."""
+    """Share of the reference's keys found without the default chain; None without a reference. For a
+    project's catalog, i18n_status's coverage: translated / total."""
     missing_count: int = 0
     missing_keys: list[str] = field(default_factory=list)
     extra_count: int = 0
@@ -56,6 +68,13 @@ class LocaleReport:
     invalid_count: int = 0
     invalid_messages: list[InvalidMessage] = field(default_factory=list)
     """Messages of the project's catalog files that were skipped, with file, line and reason."""
+    catalog: str | None = None
+    """The project's catalog this report is of (i18n_check reports each catalog of a locale apart);
+    None for a locale of bundles (bundle_dirs, i18n_add_messages)."""
+    total: int | None = None
+    """The source's keys in this catalog, as i18n_status counts them; None for a locale of bundles."""
+    file_problems: list[FileLevelProblem] = field(default_factory=list)
+    """The catalog's files that could not be read (the locale's, then the source's)."""
 
 
 @dataclass(frozen=True)

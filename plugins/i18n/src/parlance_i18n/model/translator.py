@@ -110,7 +110,8 @@ class Translator:
         if not self._bundles:
             raise NoBundlesLoaded(
                 "no message bundles are loaded: add one with i18n_add_messages, "
-                "or configure [packs.i18n] bundle_dirs in parlance.toml"
+                "or configure [packs.i18n] catalogs or bundle_dirs in parlance.toml (language packs' sample "
+                "bundles load with [packs.i18n] language_pack_bundles = true)"
             )
         bundles = self._bundles
         steps: list[tuple[Mapping[str, Renderable], str, bool]] = []

@@ -15,6 +15,7 @@ serving other sessions; one add at a time per session keeps the budget check tru
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -25,6 +26,7 @@ from parlance_i18n.locales import parse_locale
 from parlance_i18n.model.bundles import BundleBuilder
 from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.model.checks import catalog_problems, check_locales, summarize_locales
+from parlance_i18n.model.reports import LocaleReport
 from parlance_i18n.model.translator import Translator
 from parlance_i18n.tools.context import I18nContext
 from parlance_i18n.tools.models import (
@@ -37,9 +39,11 @@ from parlance_i18n.tools.models import (
     TranslateInput,
     TranslateOutput,
 )
+from parlance_i18n.tools.pages import page_of
 from parlance_i18n.tools.wire import (
     bundle_view,
     domain_errors,
+    domain_or_argument_errors,
     invalid_message,
     locale_report,
     skipped_message,
@@ -48,6 +52,7 @@ from parlance_i18n.tools.wire import (
 __all__ = [
     "add_messages",
     "check",
+    "check_all",
     "list_locales",
     "read_bundle",
     "read_locales",
@@ -121,12 +126,45 @@ async def check(args: CheckInput, ctx: I18nContext) -> CheckOutput:
     def checked(done: int, total: int, code: str) -> None:
         anyio.from_thread.run(ctx.report_progress, done, total, f"checked {code} ({done} of {total})")
 
-    reference, reports = await anyio.to_thread.run_sync(check_locales, translator, codes, args.limit, checked)
+    with domain_or_argument_errors:  # an unknown catalog, a cursor this check did not give out: sentences
+        reference, reports = await anyio.to_thread.run_sync(check_all, translator, codes, args.catalog, args.limit,
+                                                            checked)
+        project = translator.catalog.project
+        root = project.root if project is not None else ctx.settings.root if ctx.settings is not None else None
+        shown = [locale_report(report, root, details=args.details) for report in reports]
+        page, next_cursor = page_of(shown, args.cursor, (args.locale, args.catalog, args.details, args.limit))
+    return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference, locales=page,
+                       catalog_problems=[invalid_message(problem, root) for problem in catalog_problems(translator)],
+                       next_cursor=next_cursor)
+
+
+def check_all(translator: Translator, codes: list[str] | None, catalog: str | None, limit: int,
+              checked: Callable[[int, int, str], None] | None = None) -> tuple[str | None, list[LocaleReport]]:
+    """(reference locale, reports): a project's locales each catalog apart, with i18n_status's counts
+    (`loop/check.py`); the locales of bundles alone (bundle_dirs, i18n_add_messages) as a whole against
+    the source locale's bundle (`model/checks.py`). Blocking work: run it off the event loop."""
+    # The loop's modules load when a check needs them, not with the seed's tools.
+    from parlance_i18n.loop.check import check_project
+    from parlance_i18n.loop.status import UnknownCatalog
+
     project = translator.catalog.project
-    root = project.root if project is not None else ctx.settings.root if ctx.settings is not None else None
-    return CheckOutput(default_locale=translator.default_locale.code, reference_locale=reference,
-                       locales=[locale_report(report, root) for report in reports],
-                       catalog_problems=[invalid_message(problem, root) for problem in catalog_problems(translator)])
+    source = project.locales.get(project.source_tag.code) if project is not None else None
+    if project is None or source is None:
+        if catalog is not None:
+            known = [entry.label for entry in project.sources] if project is not None else []
+            raise UnknownCatalog(f"there is no catalog named {catalog!r} to check; the project's catalogs are: "
+                                 f"{', '.join(known) or 'none'}", {"catalog": catalog, "catalogs": known})
+        return check_locales(translator, codes, limit, checked)
+    chosen = codes if codes is not None else sorted(translator.bundles)
+    targets = [project.locales[code] for code in chosen if code in project.locales]
+    for target in (source, *targets):  # what an editor or git changed since it was read
+        if target.changed_on_disk():
+            target.reload()
+    reports = check_project(project, source, targets, catalog=catalog, limit=limit, checked=checked)
+    others = [code for code in chosen if code not in project.locales]
+    if others and catalog is None:
+        reports += check_locales(translator, others, limit)[1]
+    return source.tag.code, reports
 
 
 # --- resources -----------------------------------------------------------------------------------------

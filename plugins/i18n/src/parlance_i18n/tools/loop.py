@@ -34,8 +34,10 @@ from parlance_i18n.loop.prompting import render_prompt
 from parlance_i18n.loop.status import catalog_status, catalog_views
 from parlance_i18n.loop.workitems import WorkItem, work_items
 from parlance_i18n.loop.writes import WritePlan, apply, plan_delete_keys, plan_rename_key, plan_set_messages
+from parlance_i18n.loop.writes.new_files import NewFiles
 from parlance_i18n.model.catalog import Catalog
-from parlance_i18n.model.project import Project, ProjectLocale
+from parlance_i18n.model.project import FileProblem, Project, ProjectLocale
+from parlance_i18n.model.reports import InvalidMessage
 from parlance_i18n.settings import I18nSettings
 from parlance_i18n.store import check_file
 from parlance_i18n.tools.context import I18nContext
@@ -53,7 +55,7 @@ from parlance_i18n.tools.models import (
     WorkItemView,
     WriteOutput,
 )
-from parlance_i18n.tools.wire import domain_or_argument_errors, key_result, locale_status, work_item
+from parlance_i18n.tools.wire import domain_or_argument_errors, invalid_message, key_result, locale_status, work_item
 
 __all__ = ["delete_keys", "missing", "rename_key", "set_messages", "status", "translate_missing"]
 
@@ -68,12 +70,16 @@ _SAMPLE_MAX_TOKENS = 8192
 
 async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
     project = _project(ctx)
+    root = _root(ctx)
+    # A catalog whose path matches no file (or a file of no known format) is the project's problem,
+    # named by its pattern: said in every answer, and the whole answer when nothing else was found.
+    problems = [invalid_message(_invalid(problem), root) for problem in project.problems]
+    if not project.locales and problems:
+        return StatusOutput(source_locale=project.source_tag.code, catalogs=[], catalog_problems=problems)
     with domain_or_argument_errors:
         locales = [_locale(project, args.locale)] if args.locale is not None else list(project.locales.values())
     source = _source(project)
     lock = _lock(ctx, project)
-
-    root = _root(ctx)
 
     def build() -> list[LocaleStatusReport]:
         reports = []
@@ -87,7 +93,7 @@ async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
 
     with domain_or_argument_errors:  # an unknown catalog, a lock file that is not one: sentences, not crashes
         catalogs = await anyio.to_thread.run_sync(build)
-    return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs)
+    return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs, catalog_problems=problems)
 
 
 async def missing(args: MissingInput, ctx: I18nContext) -> ToolResult[MissingOutput]:
@@ -138,12 +144,17 @@ async def _work_page(ctx: I18nContext, locale: str, catalog: str | None, limit: 
 async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
     project = _project(ctx)
     with domain_or_argument_errors:
-        target = _locale(project, args.locale, create_hint=True)
-    return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, args.dry_run)
+        if args.create_locale:  # a locale without files yet: planned with none, its files started by the plan
+            tag = parse_locale(args.locale)
+            target = project.locales.get(tag.code) or ProjectLocale(tag, [])
+        else:
+            target = _locale(project, args.locale, create_hint=True)
+    return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, args.dry_run,
+                      create_locale=args.create_locale)
 
 
 async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
-               catalog: str | None, allow_new_keys: bool, dry_run: bool) -> WriteOutput:
+               catalog: str | None, allow_new_keys: bool, dry_run: bool, *, create_locale: bool = False) -> WriteOutput:
     settings = _settings(ctx)
     _within_write_caps(settings, messages)
     limit = settings.max_message_chars
@@ -157,8 +168,11 @@ async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messag
 
     def plan() -> WritePlan:
         glossary, _ = _glossary(ctx, target.tag)
+        new_files = NewFiles({source.label: source for source in project.sources}, project.source_tag, target.tag,
+                             project.root) if create_locale else None
         return plan_set_messages(target, _source(project), messages, catalog=catalog,
-                                 allow_new_keys=allow_new_keys, glossary_check=glossary.missing_in)
+                                 allow_new_keys=allow_new_keys, glossary_check=glossary.missing_in,
+                                 new_files=new_files)
 
     return await _write(ctx, project, dry_run, plan, [target, _source(project)], record=target)
 
@@ -235,9 +249,11 @@ async def _write(ctx: I18nContext, project: Project, dry_run: bool, plan: Any, r
         for locale in project.locales.values():  # an .xcstrings file is every locale's
             if any(file.path in done.files for file in locale.files):
                 locale.reload()  # every session's next translate sees what was written
+        if done.created or (record is not None and record.tag.code not in project.locales and done.files):
+            _catalog(ctx).refresh_project(force=True)  # a new locale's file: served from the next call
         if record is not None:
-            try:
-                _record_sources(ctx, project, record, done)
+            try:  # a new locale's: now the project's
+                _record_sources(ctx, project, project.locales.get(record.tag.code, record), done)
             except (I18nError, OSError) as exc:  # the files are written: say so, and what was not recorded
                 notes.append(exc.message if isinstance(exc, I18nError) else
                              f"the lock file could not be written ({exc.__class__.__name__}): the translations are "
@@ -274,8 +290,16 @@ def _record_sources(ctx: I18nContext, project: Project, target: ProjectLocale, d
 # --- helpers -------------------------------------------------------------------------------------------
 
 
+def _catalog(ctx: I18nContext) -> Catalog:
+    found: Catalog = ctx.state
+    return found
+
+
 def _project(ctx: I18nContext) -> Project:
-    catalog: Catalog = ctx.state
+    """The project's catalogs, with the files created, deleted or replaced since the last call noticed."""
+    catalog = _catalog(ctx)
+    if catalog.project is not None:
+        catalog.refresh_project()
     if catalog.project is None:
         raise ToolError("NO_CATALOGS", "no project catalogs are configured: add a [[packs.i18n.catalogs]] entry "
                                        "(path with {locale}, relative to parlance.toml) and restart the server")
@@ -286,9 +310,13 @@ def _locale(project: Project, code: str | None, *, create_hint: bool = False) ->
     tag = parse_locale(code)
     found = project.locales.get(tag.code)
     if found is None:
+        unsafe = next((p for p in project.problems if p.key is None and p.reason.endswith("(UNSAFE_PATH)")), None)
+        if unsafe is not None:  # a catalog left out since the last call (its folder became a link): say why
+            raise ToolError("UNSAFE_PATH", f"no catalog file is for {tag.code}: "
+                                           f"{unsafe.reason.removesuffix(' (UNSAFE_PATH)')}", {"locale": tag.code})
         known = ", ".join(project.locales) or "none"
-        hint = (" Create its file first (the catalog's path with {locale} spelled for this locale), then restart."
-                if create_hint else "")
+        hint = (" To start it, call i18n_set_messages with create_locale: true (its file is made from the "
+                "catalog's path)." if create_hint else "")
         raise ToolError("UNKNOWN_LOCALE",
                         f"no catalog file is for {tag.code}; the project's locales are: {known}.{hint}",
                         {"locale": tag.code})
@@ -296,12 +324,30 @@ def _locale(project: Project, code: str | None, *, create_hint: bool = False) ->
 
 
 def _source(project: Project) -> ProjectLocale:
+    """The source locale's files; none at all when the catalogs carry their sources in every locale's
+    files (gettext's msgids, XLIFF's `<source>`: `loop.status` reads them there)."""
     found = project.locales.get(project.source_tag.code)
+    if found is None and _sources_in_target_files(project):
+        return ProjectLocale(project.source_tag, [])
     if found is None:
-        raise ToolError("NO_SOURCE_FILES", f"no catalog file is for the source locale {project.source_tag.code}: set "
-                                           "[packs.i18n] source_locale to the locale the project is written in",
+        unmatched = sorted({problem.catalog for problem in project.problems if problem.key is None})
+        why = (f"the catalog{'s' if len(unmatched) > 1 else ''} {', '.join(map(repr, unmatched))} "
+               f"{'match' if len(unmatched) > 1 else 'matches'} no file or cannot be read (see i18n_status's "
+               "catalog_problems): check the path in [[packs.i18n.catalogs]]; or ") if unmatched else ""
+        raise ToolError("NO_SOURCE_FILES", f"no catalog file is for the source locale {project.source_tag.code}: "
+                                           f"{why}set [packs.i18n] source_locale to the locale the project is written in",
                         {"locale": project.source_tag.code})
     return found
+
+
+def _sources_in_target_files(project: Project) -> bool:
+    """Whether a catalog of the project carries its sources in its translations' files."""
+    return any(file.format.source_is_key or file.format.carries_source
+               for locale in project.locales.values() for file in locale.files)
+
+
+def _invalid(problem: FileProblem) -> InvalidMessage:
+    return InvalidMessage(problem.catalog, str(problem.path), problem.line, problem.key, problem.reason)
 
 
 def _refresh(*locales: ProjectLocale) -> None:

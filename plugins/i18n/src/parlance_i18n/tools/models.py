@@ -71,7 +71,11 @@ class ListLocalesOutput(BaseModel):
 
 class CheckInput(BaseModel):
     locale: str | None = Field(None, description="Check only this locale (default: every loaded locale).")
-    limit: int = Field(100, ge=1, le=10_000, description="Most keys listed per kind of finding.")
+    catalog: str | None = Field(None, description="Only this catalog of the project, by its name in parlance.toml.")
+    details: bool = Field(False, description="Also list the keys behind each count (up to `limit` each); without "
+                                             "it, counts and the files that cannot be read.")
+    limit: int = Field(100, ge=1, le=10_000, description="Most keys listed per kind of finding, with details.")
+    cursor: str | None = Field(None, max_length=512, description="`next_cursor` of the previous page.")
 
 
 class CheckOutput(BaseModel):
@@ -83,6 +87,9 @@ class CheckOutput(BaseModel):
     catalog_problems: list[InvalidMessage] = Field(
         default_factory=list, description="Configured catalogs that match no file, or files whose format is unknown."
     )
+    next_cursor: str | None = Field(
+        None, description="More reports follow (an answer is kept to about 8 KB): pass it as `cursor`; null on the "
+                          "last page.")
 
 
 # --- the localization loop: status, work items, writes ------------------------------------------------
@@ -127,6 +134,9 @@ class KeyResult:
     status: Literal["written", "unchanged", "refused"]
     reasons: list[str] = field(default_factory=list)
     file: str | None = None
+    completed_from_file: list[str] = field(default_factory=list)
+    """The plural forms not given, kept as the file had them (`["few", "many"]` when only `one` and
+    `other` were given for Russian); empty when the message was written as given."""
 
 
 class StatusInput(BaseModel):
@@ -139,6 +149,9 @@ class StatusInput(BaseModel):
 class StatusOutput(BaseModel):
     source_locale: str
     catalogs: list[LocaleStatusReport]
+    catalog_problems: list[InvalidMessage] = Field(
+        default_factory=list, description="Configured catalogs that match no file (naming the path pattern), or "
+                                          "files whose format is unknown.")
 
 
 class MissingInput(BaseModel):
@@ -164,6 +177,12 @@ class SetMessagesInput(BaseModel):
     catalog: str | None = Field(None, description="The catalog to write, by its name (default: where the key is).")
     dry_run: bool = Field(False, description="Validate and show the diff; write nothing.")
     allow_new_keys: bool = Field(False, description="Accept keys the source locale does not have.")
+    create_locale: bool = Field(
+        False,
+        description="Start the locale's file where its catalog has none (a new locale): made from the catalog's "
+                    "path and the format's own skeleton, then the messages are written into it. With no "
+                    "messages, every catalog's file is started empty.",
+    )
 
 
 class WriteOutput(BaseModel):

@@ -30,7 +30,7 @@ from parlance import ToolError
 from parlance_i18n.errors import I18nError
 from parlance_i18n.loop.reports import LocaleStatusReport
 from parlance_i18n.model.project import ProjectLocale
-from parlance_i18n.model.reports import InvalidMessage, LocaleReport
+from parlance_i18n.model.reports import FileLevelProblem, InvalidMessage, LocaleReport
 from parlance_i18n.tools import models
 
 if TYPE_CHECKING:  # read, not built: the seed's tools need not load the localization loop's modules
@@ -46,6 +46,7 @@ __all__ = [
     "clip",
     "domain_errors",
     "domain_or_argument_errors",
+    "file_level_problem",
     "invalid_message",
     "key_result",
     "locale_report",
@@ -64,10 +65,16 @@ REASON_CHARS = 1000
 # --- results -------------------------------------------------------------------------------------------
 
 
-def locale_report(found: LocaleReport, root: Path | None = None) -> LocaleReport:
-    """A locale's report as i18n_check answers it: what it echoes cut to size, its files relative to `root`."""
+def locale_report(found: LocaleReport, root: Path | None = None, *, details: bool = True) -> LocaleReport:
+    """A locale's report as i18n_check answers it: what it echoes cut to size, its files relative to `root`;
+    the keys behind the counts only with `details` (the files that cannot be read always)."""
+    file_problems = [file_level_problem(p, root) for p in found.file_problems]
+    if not details:
+        return replace(found, catalog=relative(found.catalog, root), missing_keys=[], extra_keys=[],
+                       argument_mismatches=[], plural_gaps=[], invalid_messages=[], file_problems=file_problems)
     return replace(
-        found, missing_keys=_clip_all(found.missing_keys), extra_keys=_clip_all(found.extra_keys),
+        found, catalog=relative(found.catalog, root), file_problems=file_problems,
+        missing_keys=_clip_all(found.missing_keys), extra_keys=_clip_all(found.extra_keys),
         argument_mismatches=[replace(m, key=clip(m.key), missing=_clip_all(m.missing),
                                      unexpected=_clip_all(m.unexpected)) for m in found.argument_mismatches],
         plural_gaps=[replace(g, key=clip(g.key), argument=clip(g.argument)) for g in found.plural_gaps],
@@ -81,13 +88,22 @@ def invalid_message(found: InvalidMessage, root: Path | None = None) -> InvalidM
                           found.line, _clip_key(found.key), _reason(found.reason, root))
 
 
+def file_level_problem(found: FileLevelProblem, root: Path | None = None) -> FileLevelProblem:
+    """A file that cannot be read, named relative to `root`, its reason cut to size."""
+    return FileLevelProblem(relative(found.file, root) or "", found.line, _reason(found.reason, root))
+
+
 def locale_status(found: LocaleStatusReport, *, details: bool, root: Path | None = None) -> LocaleStatusReport:
-    """One catalog's status in one locale; the keys behind the counts only with `details`."""
+    """One catalog's status in one locale; the keys behind the counts only with `details` (the files
+    that cannot be read always)."""
+    file_problems = [file_level_problem(p, root) for p in found.file_problems]
     if not details:
-        return replace(found, missing_keys=[], untranslated_keys=[], fuzzy_keys=[], stale_keys=[], invalid_messages=[])
+        return replace(found, missing_keys=[], untranslated_keys=[], fuzzy_keys=[], stale_keys=[], obsolete_keys=[],
+                       invalid_messages=[], file_problems=file_problems)
     return replace(
-        found, missing_keys=_clip_all(found.missing_keys), untranslated_keys=_clip_all(found.untranslated_keys),
+        found, file_problems=file_problems, missing_keys=_clip_all(found.missing_keys), untranslated_keys=_clip_all(found.untranslated_keys),
         fuzzy_keys=_clip_all(found.fuzzy_keys), stale_keys=_clip_all(found.stale_keys),
+        obsolete_keys=_clip_all(found.obsolete_keys),
         invalid_messages=[replace(m, key=_clip_key(m.key), reason=_reason(m.reason, root))
                           for m in found.invalid_messages],
     )
@@ -107,7 +123,7 @@ def work_item(item: WorkItem, root: Path) -> models.WorkItemView:
 def key_result(outcome: KeyOutcome, root: Path) -> models.KeyResult:
     """What a write did with one key, its file relative to the project's folder."""
     return models.KeyResult(outcome.key, outcome.status, [_reason(reason, root) for reason in outcome.reasons],
-                            relative(outcome.file, root))
+                            relative(outcome.file, root), list(outcome.completed_from_file))
 
 
 def skipped_message(problem: FileProblem, root: Path | None = None) -> dict[str, Any]:

@@ -7,9 +7,10 @@ and the comment just above it when that comment is its own (followed by a blank 
 comment or the end of the file, rather than by more entries it may head). Every edit is read back:
 a value that would not come back unchanged is refused with ValueError.
 
-Sets of entries the parse found and adds are planned on the parse and written together
+Sets of entries the parse found, adds and deletes are planned on the parse and written together
 (`XmlDocument`); the file's layout (its last entry, indentation) is read once a parse, and what is
-planned keeps it.
+planned keeps it. A delete reads the comment above the entry as planned deletes leave the file: where
+one comes right above it only once the entries between go, it settles first.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from parlance_i18n.formats.android.aapt_text import android_escape, content_style, flatten
 from parlance_i18n.formats.android.entries import ARRAY_KEY, ORDER, Entry, entries, prefixes, quantities
 from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, ReadLimits, Value
+from parlance_i18n.formats.shared.splices import Overlap
 from parlance_i18n.formats.shared.limits import check_count
 from parlance_i18n.formats.shared.xmledit import XmlDocument, content_edit, escape_attribute, line_extent
 from parlance_i18n.formats.shared.xmltext import COMMENT, XmlFile, XmlNode
@@ -34,8 +36,12 @@ class AndroidDocument(XmlDocument):
 
     def _index(self) -> None:
         self._entries: dict[str, Entry] = {}
+        self._twice: set[str] = set()  # keys written more than once (a delete takes every one)
         for entry in entries(self._file, None):  # raises for a root other than <resources>
-            self._entries.setdefault(entry.key, entry)
+            if self._entries.setdefault(entry.key, entry) is not entry:
+                self._twice.add(entry.key)
+        self._places: dict[int, int] | None = None  # id(node under <resources>) -> its place there, found once
+        self._gone: set[int] = set()  # id() of the nodes under <resources> that planned deletes take
         check_count(len(self._entries), self._limits)
         self._last: XmlNode | None = None  # the entry that ends last (found on the first add)
         self._indents: dict[str, str] = {}  # what `_unit` and `_item_indent` found
@@ -193,6 +199,8 @@ class AndroidDocument(XmlDocument):
     def _plan_add(self, key: str, value: Value) -> bool:
         """Plan a new entry after the last one (or after the entries planned there before it); False
         (nothing planned) for a string-array's item, a first entry, or a key the file has."""
+        if self._gone:
+            return False  # the entry it would go after may be one a planned delete takes
         if key in self._entries or key in self._edited or self._last_entry() is None or (
                 ARRAY_KEY.fullmatch(key) and isinstance(value, str)):
             return False
@@ -240,6 +248,8 @@ class AndroidDocument(XmlDocument):
         return content_edit(file, root, f"{newline}{self._unit()}{element}{newline}{closing}")
 
     def delete(self, key: str) -> None:
+        if self.PLANS_EDITS and self._plan_delete(key):
+            return
         self._settle()
         entry = self._entries.get(key)
         if entry is None:
@@ -253,6 +263,60 @@ class AndroidDocument(XmlDocument):
         self._apply([(*_entry_extent(file, owner), "") for owner in owners], key, None)
 
 
+    def _plan_delete(self, key: str) -> bool:
+        """Plan deleting an entry written once (not an array's item: the items after it would be
+        numbered anew) where what `_entry_extent` reads is as the parse found it: its lines, and,
+        when a comment stands right above it in the file as planned, that comment and the entry
+        after it. False (nothing planned) otherwise."""
+        entry = self._entries.get(key)
+        if entry is None or key in self._edited or key in self._twice or entry.kind == "item":
+            return False
+        file = self._file
+        siblings = file.root.children
+        if self._places is None:
+            self._places = {id(node): at for at, node in enumerate(siblings)}
+        owner = entry.owner
+        position = self._places[id(owner)]
+        previous = position - 1
+        while previous >= 0 and id(siblings[previous]) in self._gone:
+            previous -= 1
+        commented = previous >= 0 and siblings[previous].name == COMMENT
+        if commented and previous != position - 1:
+            return False  # a comment comes right above it once the entries between go: the file decides
+        start, end = _entry_extent(file, owner, position)
+        following = position + 1
+        if commented and following + 1 < len(siblings):
+            following += 1  # `alone` reads the sibling after a trailing comment too
+        text = file.text
+        reach = max(_line_end(text, owner.end), end)  # the rest of its line decides whether the line goes
+        if commented:
+            reach = max(reach, siblings[min(following, len(siblings) - 1)].end)
+        lo = min(start, siblings[previous].start) if commented else start
+        if end >= len(text) or self._buffer.planned.touches(_line_start(text, lo), reach):
+            return False
+        try:
+            self._buffer.plan([(start, end, "")])
+        except Overlap:
+            return False
+        self._gone.update(id(node) for node in siblings[max(previous, 0):position + 3] if start <= node.start < end)
+        self._edited[key] = None
+        return True
+
+
+def _line_start(text: bytes, position: int) -> int:
+    newline = text.rfind(b"\n", 0, position)
+    return max(newline, text.rfind(b"\r", newline + 1, position)) + 1  # a CR searched for after the LF only
+
+
+def _line_end(text: bytes, position: int) -> int:
+    """Where the line holding `position` ends (its line break, or the end of the text)."""
+    line_feed = text.find(b"\n", position)
+    if line_feed < 0:
+        line_feed = len(text)
+    carriage_return = text.find(b"\r", position, line_feed)
+    return carriage_return if carriage_return >= 0 else line_feed
+
+
 def _value_of(file: XmlFile, entry: Entry) -> Value:
     """An entry's value: its text as aapt2 reads it (markup kept), or a plural's forms by quantity."""
     if entry.kind == "plurals":
@@ -261,13 +325,14 @@ def _value_of(file: XmlFile, entry: Entry) -> Value:
     return flatten(file.content(entry.node), strict=False)[0]
 
 
-def _entry_extent(file: XmlFile, owner: XmlNode) -> tuple[int, int]:
+def _entry_extent(file: XmlFile, owner: XmlNode, position: int | None = None) -> tuple[int, int]:
     """The lines an entry occupies, with a trailing comment on its last line and the comment just
     above it when that comment clearly belongs to it: nothing but a line break between them, and
     the entry followed by a blank line, the end of <resources>, or another comment (so a heading
     comment over several entries stays)."""
     siblings = file.root.children
-    position = next(index for index, node in enumerate(siblings) if node is owner)
+    if position is None:
+        position = next(index for index, node in enumerate(siblings) if node is owner)
     end_node = owner
     following = siblings[position + 1] if position + 1 < len(siblings) else None
     if following is not None and following.name == COMMENT and b"\n" not in file.text[owner.end:following.start] \

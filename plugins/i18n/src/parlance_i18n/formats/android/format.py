@@ -57,9 +57,11 @@ from parlance_i18n.formats.base import (
     DEFAULT_READ_LIMITS,
     CatalogFormat,
     Document,
+    LocaleMessages,
     Problem,
     ReadLimits,
     Renderable,
+    Template,
     Value,
 )
 from parlance_i18n.formats.shared.messages import FixedText, Relabeled, TextMessages, first_one_used
@@ -142,6 +144,10 @@ class AndroidMessages(TextMessages[_AndroidText]):
         if isinstance(found, tuple):
             return dict(found)
         return found
+
+    def is_formatted(self, key: str) -> bool:
+        """Whether `getString` formats the message (False for `formatted="false"`)."""
+        return key not in self._not_formatted
 
     def get(self, key: str, default: Any = None) -> Any:
         target, hops = key, 0
@@ -284,6 +290,7 @@ class AndroidFormat(CatalogFormat):
     """`res/values*/strings.xml`, as aapt2 reads it."""
 
     default_folder = "values"
+    layout_folders = frozenset({"res"})
     placeholder_pattern = printf_placeholders()
     plural_forms = True
 
@@ -293,8 +300,24 @@ class AndroidFormat(CatalogFormat):
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> AndroidDocument:
         return AndroidDocument(data, limits)
 
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """`<resources>` with nothing in it, as Android Studio's Translations Editor starts a
+        `values-<qualifier>/strings.xml` (the folder is `locale_spelling`'s)."""
+        return b'<?xml version="1.0" encoding="utf-8"?>\n<resources>\n</resources>\n'
+
     def sniff(self, head: bytes) -> bool:
         return b"<resources" in head
+
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """Each argument read by a conversion of the source's type: `getString(id, "Ann")` throws
+        IllegalFormatConversionException where the translation reads argument 1 with `%1$d` (as
+        Android lint's StringFormatMatches reports). Not for `formatted="false"` strings."""
+        if not isinstance(written, AndroidMessages) or not written.is_formatted(key):
+            return []
+        from parlance_i18n.formats.shared.conversions import message_conversion_reasons
+        from parlance_i18n.formats.shared.printf import printf_conversions
+
+        return message_conversion_reasons(source, written.text(key), lambda text: printf_conversions(text, "java"))
 
     def placeholder(self, name: str) -> str:
         """`%1$s` for argument 1 (`getString(id, args...)`), a name as it is."""

@@ -27,7 +27,7 @@ from parlance_i18n.formats.apple.strings_syntax import (
     decode,
     trailing_comment,
 )
-from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, Problem, ReadLimits, Renderable, Value
+from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, Problem, ReadLimits, Renderable, Template, Value
 from parlance_i18n.formats.shared.limits import check_text
 from parlance_i18n.formats.shared.messages import TextMessages, later_one_used
 from parlance_i18n.formats.shared.spelling import lproj_locale
@@ -143,7 +143,8 @@ class AppleStringsDocument(TextDocument):
         self._by_key: dict[str, list[Entry]] = {}
         for entry in self._parser.entries:
             self._by_key.setdefault(entry.key, []).append(entry)
-        self._edited: dict[str, str] = {}  # keys set or added since the parse
+        self._edited: dict[str, str | None] = {}  # keys set, added (their texts) or deleted (None) since the parse
+        self._positions: dict[int, int] | None = None  # id(entry) -> its place among the entries, found once
         self._siblings: Siblings[Entry | _Added] | None = None  # made by the first add
         self._last_at: dict[int, _Added] = {}  # where keys were added -> the last one added there
         self._style: _Style | None = None
@@ -237,6 +238,8 @@ class AppleStringsDocument(TextDocument):
         entries = self._parser.entries
         if key in self._by_key or key in self._edited or not isinstance(value, str) or not entries:
             return False
+        if self._removed:
+            return False  # a key deleted since the parse may be the one it would go after
         if self._siblings is None:
             self._siblings = Siblings((entry.key, entry, (entry.start, 0, 0)) for entry in entries)
         after = self._siblings.nearest(key)
@@ -259,12 +262,66 @@ class AppleStringsDocument(TextDocument):
         return True
 
     def delete(self, key: str) -> None:
+        if self._planning() and self._plan_delete(key):
+            return
         self._settle()
         found = self._by_key.get(key)
         if not found:
             raise KeyError(f"{key!r} is not in this .strings file")
         for entry in reversed(found):  # every definition, last first so that offsets hold
             self._splice(*self._entry_span(entry), "")
+
+    def _plan_delete(self, key: str) -> bool:
+        """Plan deleting a key defined once, untouched, on the parse: on the piece of the text from two
+        untouched entries before it to two after it (`TextDocument._plan_removal`)."""
+        found = self._by_key.get(key)
+        if not found or len(found) > 1 or key in self._edited:
+            return False
+        entries = self._parser.entries
+        if self._positions is None:
+            self._positions = {id(entry): at for at, entry in enumerate(entries)}
+        at = self._positions[id(found[0])]
+        text = self._text
+        lo = self._bound(entries, at, -1)
+        hi = self._bound(entries, at, 1)
+        if lo is None or hi is None:
+            return False
+        if self._plan_removal(key, lo, hi):
+            self._edited[key] = None
+            return True
+        return False
+
+    def _bound(self, entries: list[Entry], at: int, step: int) -> int | None:
+        """Where the piece deleting `entries[at]` starts (`step` -1: the line of the second untouched
+        entry before it, or the start of the text) or ends (1: the end of the line of the second
+        untouched entry after it, or the end of the text); None when that line holds more than the
+        entry."""
+        text = self._text
+        untouched = 0
+        index = at + step
+        while 0 <= index < len(entries):
+            entry = entries[index]
+            first = entry.comment[0] if entry.comment else entry.start
+            if not self._planned.touches(first, entry.end):
+                untouched += 1
+                if untouched == 2:
+                    if step < 0:
+                        start = line_start(text, first)
+                        return start if not text[start:first].strip() else None
+                    end = line_end(text, entry.end, NEWLINES)
+                    if text[entry.end:end].strip():
+                        return None
+                    newline = NEWLINES.match(text, end)
+                    return newline.end() if newline else end
+            index += step
+        return 0 if step < 0 else len(text)
+
+    def _piece(self, text: str) -> AppleStringsDocument:
+        piece = object.__new__(AppleStringsDocument)
+        piece._limits = self._limits
+        TextDocument.__init__(piece, b"", text, "utf-8", b"")
+        piece.PLANS_EDITS = False  # type: ignore[misc]
+        return piece
 
     # --- the file's style ---
 
@@ -379,6 +436,10 @@ class AppleStringsFormat(AppleFormat):
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> AppleStringsDocument:
         return AppleStringsDocument(data, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty file: entries are added in UTF-8, which Xcode reads as it reads UTF-16 ones."""
+        return b""
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """The `.lproj` folder's name: `pt-BR`, `zh-Hans`, `zh-Hant-TW`."""

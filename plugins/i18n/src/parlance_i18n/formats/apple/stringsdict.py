@@ -39,6 +39,7 @@ from parlance_i18n.formats.base import (
     Problem,
     ReadLimits,
     Renderable,
+    Template,
     Value,
 )
 from parlance_i18n.formats.shared.limits import check_count
@@ -575,6 +576,10 @@ class StringsdictDocument(XmlDocument):
         return lambda level: file.newline + indent + step * level
 
     def delete(self, key: str) -> None:
+        if self.PLANS_EDITS and key not in self._edited and self._entry_of(key) is not None:
+            pairs = self._named.get(key, ())
+            if self._plan_removals(key, [(pair.key.start, pair.value.end) for pair in pairs]):
+                return
         self._settle()
         if self._entry_of(key) is None:
             raise KeyError(key)
@@ -609,6 +614,11 @@ class StringsdictFormat(AppleFormat):
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> StringsdictDocument:
         return StringsdictDocument(data, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty plist dictionary, as Xcode's "Stringsdict File" template starts one."""
+        return (b'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
+                b'"http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n<dict>\n</dict>\n</plist>\n')
 
     def sniff(self, head: bytes) -> bool:
         return b"<plist" in head

@@ -53,6 +53,7 @@ from parlance_i18n.formats.base import (
     LocaleMessages,
     Problem,
     ReadLimits,
+    Template,
     Value,
 )
 from parlance_i18n.formats.i18next import groups
@@ -60,6 +61,7 @@ from parlance_i18n.formats.i18next.groups import CARDINAL_SUFFIXES, FORM_SUFFIXE
 from parlance_i18n.formats.i18next.keys import KeyPaths
 from parlance_i18n.formats.i18next.render import OBJECT, I18nextRenderer, variable_names
 from parlance_i18n.formats.shared.js_values import reject_json_constant
+from parlance_i18n.formats.shared.jsonscan import refuse_lone_surrogates
 from parlance_i18n.formats.shared.limits import check_count, check_text
 from parlance_i18n.formats.shared.textedit import detect_bom
 from parlance_i18n.locales import LocaleTag
@@ -96,6 +98,11 @@ class I18nextFormat(CatalogFormat):
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> I18nextDocument:
         return I18nextDocument(data, limits)
 
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty object in the layout's folder, as i18next-parser starts one (keys nest into it as the
+        separator says)."""
+        return b"{\n}\n"
+
     def sniff(self, head: bytes) -> bool:
         """JSON showing i18next's own traits: plural suffix keys, `$t(` nesting, or `{{name}}` without
         ICU arguments (ICU's `{n, plural, one {{n} item}}` also writes `{{`)."""
@@ -109,6 +116,23 @@ class I18nextFormat(CatalogFormat):
     def message_writes(self, document: Document, key: str, value: Value, tag: LocaleTag, *,
                        source: Value | None) -> list[tuple[str, Value]]:
         return groups.group_writes(document, key, value, source)
+
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """`Trans` tags kept and closed, no unclosed `{{` or `$t(` (`i18next.runtime`)."""
+        from parlance_i18n.formats.i18next.runtime import runtime_refusals
+
+        translation = written.text(key)
+        return runtime_refusals(source, translation) if translation is not None else []
+
+    def extra_plural_categories(self, tag: LocaleTag, ordinal: bool) -> frozenset[str]:
+        """i18next looks a cardinal plural up as `key_zero` when the count is 0, whatever the language
+        (since v21), and an ordinal one as `key_<ordinal category>` after `key_ordinal_<category>`:
+        those forms are shown too."""
+        if ordinal:
+            return frozenset()
+        from parlance_i18n.icu.plurals import plural_rules
+
+        return frozenset({"zero"}) | plural_rules(tag).ordinal_categories
 
     def form_names(self, source: Mapping[str, str], cardinal: Sequence[str], ordinal: Sequence[str]) -> list[str]:
         return groups.form_names(source, cardinal, ordinal)
@@ -151,6 +175,7 @@ def _parse(data: bytes, limits: ReadLimits) -> tuple[dict[str, Any], bool]:
         raise CatalogFileError(f"the file is not valid JSON: {error}") from None
     except RecursionError:
         raise CatalogFileError("the file nests objects too deeply to read") from None
+    refuse_lone_surrogates(text)
     if root.__class__ is not dict:
         raise CatalogFileError(f"an i18next file holds one JSON object of keys and messages, not "
                                f"{_json_kind(root)}", 1)

@@ -32,7 +32,7 @@ from parlance_i18n.locales import LocaleTag
 if TYPE_CHECKING:
     from parlance_i18n.icu.plurals import PluralRules
 
-__all__ = ["OBJECT", "I18nextRenderer", "variable_names"]
+__all__ = ["NESTING", "OBJECT", "VARIABLE", "I18nextRenderer", "variable_names"]
 
 _NAMESPACE = "translation"
 """i18next's default namespace: `$t(translation:key)` nests a key of the same file."""
@@ -50,6 +50,8 @@ OBJECT: Any = object()
 _VARIABLE = re.compile(r"\{\{([^\n\r\u2028\u2029]+?)\}\}")
 _RAW_VARIABLE = re.compile(r"\{\{-([^\n\r\u2028\u2029]+?)\}\}")
 _NESTING = re.compile(r"""\$t\(((?:[^()"']|"[^"]*"|'[^']*'|\((?:[^()"']|"[^"]*"|'[^']*')*\))*?)\)""")
+VARIABLE, NESTING = _VARIABLE, _NESTING
+"""i18next's interpolation and nesting patterns, as `runtime` checks that a translation closes each."""
 _OPTIONS_START = re.compile(r",[ ]*\{")
 _HAS_BRACES = re.compile(r"\{.*\}", re.DOTALL)
 _NATURAL_LANGUAGE = re.compile(r"[ ,?!;]")

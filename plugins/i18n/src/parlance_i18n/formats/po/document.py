@@ -8,14 +8,16 @@ and line endings. `clear_fuzzy` is how a write tool un-fuzzies an entry it has r
 
 Edits are planned on the lines as they were read: a new `msgstr` (or flags line) is a patch of the
 entry's own lines, a new entry a block after the last one, and the lines are put together, and the
-entries' line numbers moved, once (`_settle`), when the file is written or asked where a key is. An
-edit of lines already patched, and a delete, settle first.
+entries' line numbers moved, once (`_settle`), when the file is written or asked where a key is; a
+delete is a patch of no lines in place of the entry's (and one blank line beside it). An edit of lines
+already patched, a delete beside one planned or at the end of the file, settle first.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from typing import ClassVar
 
 from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, Document, ReadLimits, Value
@@ -168,6 +170,8 @@ class PoDocument(Document):
         self._style: _Style | None = None
         self._patches: dict[int, tuple[int, list[str]]] = {}  # first line -> (end line, its new lines)
         self._added: list[_Entry] = []  # entries added since the last settle, in order
+        self._gone_ends: dict[int, int] = {}  # planned deletions: end line -> first line, as read
+        self._gone_starts: set[int] = set()
 
     def _load(self, body: bytes) -> None:
         text, _ = decode(body, self._codec)
@@ -194,7 +198,8 @@ class PoDocument(Document):
     # -- reading --
 
     def keys(self) -> list[str]:
-        return [entry.key for entry in self._all if entry.key]
+        index = self._index
+        return [entry.key for entry in self._all if entry.key and index.get(entry.key) is entry]
 
     def get(self, key: str) -> Value | None:
         entry = self._index.get(key) if key else None
@@ -208,6 +213,16 @@ class PoDocument(Document):
         self._settle()
         entry = self._index.get(key) if key else None
         return None if entry is None else entry.keyline + 1
+
+    def lines(self) -> list[str]:
+        """The file's lines as they are now, each with its line ending."""
+        self._settle()
+        return list(self._lines)
+
+    def spans(self) -> list[tuple[str, int, int, str | None]]:
+        """Each entry's key, first line (its comments'), key line (0-based, of `lines`) and msgid_plural."""
+        self._settle()
+        return [(entry.key, entry.first, entry.keyline, entry.plural) for entry in self._all if entry.key]
 
     def is_fuzzy(self, key: str) -> bool:
         entry = self._entry(key)
@@ -251,13 +266,16 @@ class PoDocument(Document):
             self._replace(entry, entry.strline, entry.end, new)
         entry.strs = _forms(value)
 
-    def add(self, key: str, value: Value, *, msgid_plural: str | None = None) -> None:
+    def add(self, key: str, value: Value, *, msgid_plural: str | None = None, comments: Sequence[str] = ()) -> None:
         """Append a new entry after the last one. A plural value ({"0": ..., ...}) needs a
-        msgid_plural; without one the msgid is used for both."""
+        msgid_plural; without one the msgid is used for both. `comments` are the entry's comment
+        lines as written (`#. ...`, `#: ...`, `#, c-format`), put above it."""
         if not key or key in self._index:
             raise KeyError(key)
+        if any(not line.startswith("#") or "\n" in line or "\r" in line for line in comments):
+            raise ValueError("a PO comment line starts with # and holds no line break")
         ctxt, sep, msgid = key.rpartition(CONTEXT_SEPARATOR)
-        lines: list[str] = []
+        lines: list[str] = list(comments)
         if sep:
             lines += self._wrap("msgctxt", ctxt)
         lines += self._wrap("msgid", msgid)
@@ -265,7 +283,7 @@ class PoDocument(Document):
             lines += self._wrap("msgid_plural", msgid if msgid_plural is None else msgid_plural)
         lines += self._msgstr_lines(value)
         self._encodable("".join(lines))
-        raw: Raw = (0, 0, len(lines) - len(self._msgstr_lines(value)), len(lines), ctxt if sep else None, msgid,
+        raw: Raw = (0, len(comments), len(lines) - len(self._msgstr_lines(value)), len(lines), ctxt if sep else None, msgid,
                     msgid_plural if isinstance(value, dict) else None, _forms(value), isinstance(value, dict), None, None)
         entry = _Entry(key, raw)  # its line numbers counted from its first line, until it is put in the file
         self._index[key] = entry
@@ -279,20 +297,51 @@ class PoDocument(Document):
         self._put_after_last(entry, lines)
 
     def delete(self, key: str) -> None:
-        self._settle()
         entry = self._entry(key)
+        span = self._deletion(entry) if self._planned_deletion(entry) else None
+        if span is None:
+            self._settle()
+            self._delete_now(self._entry(key))
+            return
+        start, end = span
+        self._patches[start] = (end, [])
+        self._gone_ends[end] = start
+        self._gone_starts.add(start)
+        del self._index[key]  # its line in `_all` goes when the patches are made (`_settle`): not one per delete
+        self._dirty = True
+
+    def _deletion(self, entry: _Entry) -> tuple[int, int]:
+        """The lines deleting `entry` removes: its own, and the blank line before it (else the one after),
+        so one blank stays between its neighbours."""
         start, end = entry.first, entry.end
         lines = self._lines
         if start > 0 and not lines[start - 1].strip():
-            start -= 1  # the blank line before it, so one blank stays between its neighbours
+            start -= 1
         elif end < len(lines) and not lines[end].strip():
             end += 1
+        return start, end
+
+    def _planned_deletion(self, entry: _Entry) -> bool:
+        """Whether deleting `entry` may be planned on the lines as read: it is one of them, no edit of its
+        lines is planned, it does not end the file, and no planned deletion borders it (that one may have
+        taken the blank line this one would take, or left another beside it)."""
+        if not self.PLANS_EDITS or entry.block is not None or self._added:
+            return False
+        if entry.first in self._patches or entry.strline in self._patches:
+            return False
+        if entry.first in self._gone_ends or entry.end in self._gone_starts or entry.end + 1 >= len(self._lines):
+            return False
+        return True
+
+    def _delete_now(self, entry: _Entry) -> None:
+        start, end = self._deletion(entry)
+        lines = self._lines
         unterminated_tail = end == len(lines) and not lines[-1].endswith("\n")
         del lines[start:end]
         if unterminated_tail and lines:
             lines[-1] = lines[-1].rstrip("\r\n")  # keep "no newline at the end of the file"
         self._all.remove(entry)
-        del self._index[key]
+        del self._index[entry.key]
         for other in self._all:
             if other.first >= end:
                 other.shift(start - end)
@@ -386,6 +435,10 @@ class PoDocument(Document):
                     entry.strline, entry.end = where(entry.strline), where(entry.end)
         self._lines = out
         self._patches = {}
+        if self._gone_ends:  # the entries whose deletion was planned leave the list, all in one pass
+            index = self._index
+            self._all = [entry for entry in self._all if index.get(entry.key) is entry]
+            self._gone_ends, self._gone_starts = {}, set()
         added, self._added = self._added, []
         if added:
             self._all = [entry for entry in self._all if entry.block is None]

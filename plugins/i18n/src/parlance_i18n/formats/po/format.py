@@ -38,6 +38,7 @@ from parlance_i18n.formats.base import (
     ReadLimits,
     Renderable,
     SourceText,
+    Template,
     Value,
 )
 from parlance_i18n.formats.po.render import (
@@ -101,6 +102,7 @@ class PoMessages(LocaleMessages):
         self._texts: dict[str, str | tuple[str, ...]] = {}
         self._lines = array("I")  # each served key's line, in `_texts` order
         self._python: set[str] = set()
+        self._c_format: set[str] = set()
         self._comments: dict[str, str] = {}
         self._plural_ids: dict[str, str] = {}
         self._compiled: dict[str, Any] = {}
@@ -127,6 +129,9 @@ class PoMessages(LocaleMessages):
 
     def is_python_format(self, key: str) -> bool:
         return key in self._python
+
+    def is_c_format(self, key: str) -> bool:
+        return key in self._c_format
 
     def get(self, key: str, default: Any = None) -> Any:
         found = self._compiled.get(key)
@@ -194,6 +199,7 @@ def _read(data: bytes, tag: LocaleTag, forced: str | None = None, *, fast: bool 
     add_line = messages._lines.append
     comments = messages._comments
     python = messages._python
+    c_format = messages._c_format
     plural_ids = messages._plural_ids
     flag_sets: dict[str, frozenset[str]] = {}
     header_line = 0
@@ -273,12 +279,13 @@ def _read(data: bytes, tag: LocaleTag, forced: str | None = None, *, fast: bool 
         most -= 1
         if most < 0:
             raise too_many_messages(limits)
+        if undecodable and (_SURROGATE.search(key) or any(_SURROGATE.search(s) for s in strs)):
+            # Named with U+FFFD for each such byte: the bytes are kept as lone surrogates, which no answer can carry.
+            problems.append(Problem(_SURROGATE.sub("\ufffd", key), keyline + 1,
+                                    f"the entry has bytes that are not valid {codec}, the header's charset"))
+            continue
         if key in texts or key in fuzzy or key in untranslated or (not key and header_line):
             problems.append(Problem(key, keyline + 1, f"{shown_key(key)} is defined twice; the first one is used"))
-            continue
-        if undecodable and (_SURROGATE.search(key) or any(_SURROGATE.search(s) for s in strs)):
-            problems.append(Problem(key, keyline + 1, f"the entry has bytes that are not valid {codec}, "
-                                                      "the header's charset"))
             continue
         if not key:
             header_line = keyline + 1
@@ -319,8 +326,11 @@ def _read(data: bytes, tag: LocaleTag, forced: str | None = None, *, fast: bool 
             texts[key] = tuple(strs)
             plural_ids[key] = plural
         add_line(keyline + 1)
-        if flags is not None and "python-format" in flag_set:
-            python.add(key)
+        if flags is not None:
+            if "python-format" in flag_set:
+                python.add(key)
+            elif "c-format" in flag_set:
+                c_format.add(key)
         if notes is not None:
             comments[key] = notes
     for key in late_plurals:
@@ -345,6 +355,7 @@ class PoFormat(CatalogFormat):
     placeholder_pattern = printf_placeholders(r"%\([^()]+\)[-#0+]*\d*(?:\.\d+)?[a-zA-Z]")
     plural_forms = True
     source_is_key = True
+    layout_folders = frozenset({"po", "lc_messages"})
     rename_refusal = ("gettext keys are msgids, which come from the source code: change the msgid there and run "
                       "msgmerge")
 
@@ -356,8 +367,28 @@ class PoFormat(CatalogFormat):
 
         return PoDocument(data, limits)
 
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """As msginit starts one: `Language` and the CLDR `Plural-Forms` in the header, the template's
+        entries untranslated (`new_file`)."""
+        from parlance_i18n.formats.po.new_file import new_po_file
+
+        return new_po_file(self.locale_spelling(tag), tag, template.data if template is not None else None)
+
     def sniff(self, head: bytes) -> bool:
         return b'msgid "' in head and b"msgstr" in head
+
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """For `c-format` and `python-format` entries, the translation's conversions held to the
+        msgid's as `msgfmt --check` holds them (`po.conversions`)."""
+        if not isinstance(written, PoMessages):
+            return []
+        python, c_format = written.is_python_format(key), written.is_c_format(key)
+        msgid = written.source_text(key) if python or c_format else None
+        if msgid is None:
+            return []
+        from parlance_i18n.formats.po.conversions import c_format_reasons, python_format_reasons
+
+        return (python_format_reasons if python else c_format_reasons)(msgid, written.text(key))
 
     def placeholder(self, name: str) -> str:
         """`%(name)s` for a python-format name, `%s (argument 1)` for a positional argument."""
@@ -381,6 +412,15 @@ class PoFormat(CatalogFormat):
         from parlance_i18n.formats.po.sources import source_messages
 
         return source_messages(self, data, tag, keys)
+
+    def add_from_template(self, document: Document, template: bytes, tag: LocaleTag, key: str) -> bool:
+        """The template's entry, untranslated, with its comments and flags, as msgmerge adds it (`po.template`)."""
+        from parlance_i18n.formats.po.document import PoDocument
+        from parlance_i18n.formats.po.template import add_from_template
+
+        if not isinstance(document, PoDocument):
+            raise TypeError("a PO template's entry goes into a PO file's Document")
+        return add_from_template(self, document, template, tag, key)
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """gettext's spelling: `pt_BR`, `sr@latin` (scripts as @modifiers), `ca@valencia`."""

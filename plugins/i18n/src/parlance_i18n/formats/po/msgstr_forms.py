@@ -19,7 +19,7 @@ from parlance_i18n.formats.shared.messages import plural_gap_reason
 from parlance_i18n.icu.plurals import CATEGORIES, plural_rules
 from parlance_i18n.locales import LocaleTag
 
-__all__ = ["msgstr_forms"]
+__all__ = ["msgstr_forms", "nplurals_of"]
 
 _CATEGORY_SET = frozenset(CATEGORIES)
 _BLANK_LINE = re.compile(rb"\n[ \t\r]*\n")
@@ -57,6 +57,11 @@ def msgstr_forms(fmt: CatalogFormat, document: Document, value: dict[str, str], 
     if missing:
         raise ValueError(plural_gap_reason([m for m in CATEGORIES if m in missing] or missing, tag))
     return forms
+
+
+def nplurals_of(fmt: CatalogFormat, document: Document, tag: LocaleTag) -> int:
+    """How many msgstr forms a plural entry of `document` has, by its Plural-Forms."""
+    return _plural_map(fmt, document, tag)[0]
 
 
 _maps: weakref.WeakKeyDictionary[Document, tuple[int, dict[int, list[str]]]] = weakref.WeakKeyDictionary()

@@ -36,6 +36,7 @@ from parlance_i18n.locales import LocaleTag
 __all__ = [
     "GERMANIC",
     "PLURAL_ARGUMENT",
+    "PYTHON_SPEC",
     "PluralChoice",
     "PoPlural",
     "PoPythonFormat",
@@ -52,6 +53,8 @@ _ULONG = 2**64
 _MAX_PADDING = 1000
 """Widths and precisions above this are left as written rather than expanded (`%(x)99999999s`)."""
 _PYTHON_SPEC = re.compile(r"%(?:\(([^()]*)\))?([-#0 +]*)(\*|\d+)?(?:\.(\*|\d*))?[hlL]?([diouxXeEfFgGcrsa%])")
+PYTHON_SPEC = _PYTHON_SPEC
+"""One `%` conversion as Python's `%` reads it: (name, flags, width, precision, conversion)."""
 
 
 # --- Plural-Forms ------------------------------------------------------------------------------------------

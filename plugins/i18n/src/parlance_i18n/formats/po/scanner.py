@@ -95,7 +95,13 @@ def decode(data: bytes, codec: str) -> tuple[str, bool]:
     try:
         return data.decode(codec), False
     except UnicodeDecodeError:
+        pass
+    try:
         return data.decode(codec, "surrogateescape"), True
+    except UnicodeDecodeError:  # what no surrogate can keep: ASCII bytes a codec refuses, UTF-16 of an odd length
+        raise CatalogFileError(f"the file is not {codec} text, the charset its header names (its bytes cannot be "
+                               "read in it, not even kept as they are): save it in that charset, or correct "
+                               "the header's Content-Type") from None
 
 
 def header_charset(header: str) -> str | None:

@@ -21,6 +21,8 @@ __all__ = ["source_messages", "source_texts"]
 _ESCAPE = re.compile(r'\\(["\\abfnrtv]|[0-7]{1,3}|x[0-9A-Fa-f]{1,2})')
 _ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", '"': '"', "\\": "\\"}
 _STRING = re.compile(r'^\s*"(.*)"\s*$')
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
+"""What the document keeps of a byte its charset refuses (surrogateescape), so that the file round-trips."""
 
 
 def source_texts(fmt: CatalogFormat, data: bytes, tag: LocaleTag) -> dict[str, SourceText]:
@@ -30,7 +32,7 @@ def source_texts(fmt: CatalogFormat, data: bytes, tag: LocaleTag) -> dict[str, S
     lines = _lines(data)
     found: dict[str, SourceText] = {}
     for key in document.keys():
-        if key in found:
+        if key in found or _UNDECODABLE.search(key):  # bytes the charset refuses: the reader reports the entry
             continue
         line = document.line_of(key)
         comment, plural = _around(lines, line - 1) if line else (None, None)

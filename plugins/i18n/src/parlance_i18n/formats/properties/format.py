@@ -21,23 +21,34 @@ Messages are `java.text.MessageFormat` patterns, compiled and rendered by `java_
 file is read, and one MessageFormat rejects is reported and skipped; a message without `{` is plain
 text, returned as written, as Java returns it when an application asks for it without arguments.
 
+With `syntax = "always-messageformat"` (the application formats every message, as Jenkins' localizer
+and Spring's `alwaysUseMessageFormat` do), every message is a pattern: `Don''t` prints `Don't`, and
+a write whose apostrophe MessageFormat would swallow is refused (`runtime_refusals`).
+
 `locale_spelling` is Java's bundle suffix: `pt_BR`, `zh_Hant_TW` (`messages_pt_BR.properties`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from parlance_i18n.formats.base import (
     DEFAULT_READ_LIMITS,
     CatalogFileError,
     CatalogFormat,
+    LocaleMessages,
     Problem,
     ReadLimits,
     Renderable,
+    Template,
     Value,
 )
-from parlance_i18n.formats.properties.java_messageformat import check_pattern, compile_java_message
+from parlance_i18n.formats.properties.java_messageformat import (
+    check_pattern,
+    compile_java_message,
+    quotes_without_braces,
+)
 from parlance_i18n.formats.shared.limits import check_text, too_many_messages
 from parlance_i18n.formats.shared.messages import TextMessages, later_one_used
 from parlance_i18n.formats.shared.spelling import LEGACY_LANGUAGES
@@ -50,7 +61,9 @@ from parlance_i18n.formats.shared.textedit import (
     join_surrogates,
     EscapeHabits,
     Siblings,
+    line_start,
     line_starts,
+    next_line,
     nearest_sibling,
 )
 from parlance_i18n.locales import LocaleTag
@@ -63,8 +76,12 @@ _BLANK = " \t\f"  # what Properties.load skips at the start of a line: not \v, n
 _KEY_VALUE = re.compile(r"((?:[^\\=: \t\f]|\\.|\\$)*)([ \t\f]*(?:[=:][ \t\f]*)?)", re.S)
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|(u)|(.)|$)", re.S)
 _CONTROL = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _TRAILING_BACKSLASHES = re.compile(r"\\+$")
 _U_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
+_ALWAYS = "always-messageformat"
+_BOUND: dict[str, PropertiesFormat] = {}
+"""The one format instance of each syntax (no syntax: the registry's own)."""
 
 
 # --- the file as Properties.load reads it -------------------------------------------------------------
@@ -203,7 +220,8 @@ def _text_offset(pieces: list[str], starts: list[int], logical: int) -> int:
 
 
 def _unescape(raw: str) -> str:
-    """`Properties.loadConvert`: raises ValueError for a malformed `\\uXXXX`, as Java does."""
+    """`Properties.loadConvert`: raises ValueError for a malformed `\\uXXXX`, as Java does, and for one
+    naming half of a surrogate pair alone, which Java keeps but no answer can carry."""
     if "\\" not in raw:
         return raw
 
@@ -218,7 +236,12 @@ def _unescape(raw: str) -> str:
             return ""
         return _CONTROL.get(other, other)
 
-    return join_surrogates(_ESCAPE.sub(replace, raw), "surrogatepass")  # \uD83D\uDE00 is one character in Java
+    text = join_surrogates(_ESCAPE.sub(replace, raw), "surrogatepass")  # \uD83D\uDE00 is one character in Java
+    if _LONE_SURROGATE.search(text):
+        raise ValueError("has a \\uXXXX escape naming half of a surrogate pair (\\ud800-\\udfff) without the other "
+                         "half: Java keeps it, but no answer nor UTF-8 text can carry it; write the character "
+                         "itself, or both halves")
+    return text
 
 
 def _comment_above(contents: list[str], comments: set[int], first: int) -> list[int]:
@@ -249,18 +272,19 @@ class PropertiesMessages(TextMessages[str]):
     """One `.properties` file's messages: texts held, compiled into `JavaMessage`s on first use."""
 
     def __init__(self, texts: dict[str, str], comments: dict[str, str], problems: list[Problem],
-                 tag: LocaleTag) -> None:
+                 tag: LocaleTag, *, always: bool = False) -> None:
         super().__init__(texts, comments, problems)
         self._tag = tag
+        self._always = always
 
     def _compile(self, key: str, text: str) -> Renderable:
-        return compile_java_message(text, self._tag)
+        return compile_java_message(text, self._tag, always=self._always)
 
     def _reason(self, key: str, error: Exception) -> str:
         return f"the message {error}"
 
 
-def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> PropertiesMessages:
+def _read(data: bytes, tag: LocaleTag, limits: ReadLimits, always: bool = False) -> PropertiesMessages:
     text, _, bom = _decode(data, limits)
     entries, contents, comments = _scan(text, False, limits)
     texts: dict[str, str] = {}
@@ -286,7 +310,7 @@ def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> PropertiesMessages
             texts.pop(key, None)  # the later value takes the earlier one's place in file order
             notes.pop(key, None)
         lines[key] = line
-        if "{" in value:
+        if "{" in value or (always and "'" in value):
             try:
                 check_pattern(value, tag)  # validated now to be reported; compiled when used
             except ValueError as error:
@@ -300,7 +324,7 @@ def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> PropertiesMessages
             note = _comment_text(contents, attached)
             if note:
                 notes[key] = note
-    return PropertiesMessages(texts, notes, problems, tag)
+    return PropertiesMessages(texts, notes, problems, tag, always=always)
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -382,7 +406,8 @@ class PropertiesDocument(TextDocument):
             except ValueError:
                 key = entry.raw_key
             self._by_key.setdefault(key, []).append(entry)
-        self._edited: dict[str, str] = {}  # keys set or added since the scan
+        self._edited: dict[str, str | None] = {}  # keys set, added (their texts) or deleted (None) since the scan
+        self._positions: dict[int, int] | None = None  # id(entry) -> its place among the entries, found once
         self._siblings: Siblings[_Entry | _Added] | None = None  # made by the first add
         self._last_at: dict[int, _Added] = {}  # where keys were added -> the last one added there
         self._style: _Style | None = None
@@ -511,6 +536,8 @@ class PropertiesDocument(TextDocument):
         nothing has been added after yet, or right after the last key added at one place."""
         if key in self._by_key or key in self._edited or not isinstance(value, str) or not self._entries:
             return False
+        if self._removed:
+            return False  # a key deleted since the scan may be the one it would go after
         if self._siblings is None:
             self._siblings = Siblings((name, found[-1], (found[0].key_start, 0, 0))
                                       for name, found in self._by_key.items())
@@ -541,6 +568,8 @@ class PropertiesDocument(TextDocument):
         return between if between and "\n" not in between and "\r" not in between and "\\" not in between else "="
 
     def delete(self, key: str) -> None:
+        if self._planning() and self._plan_delete(key):
+            return
         self._settle()
         found = self._by_key.get(key)
         if not found:
@@ -557,6 +586,48 @@ class PropertiesDocument(TextDocument):
             if end >= len(self._text) and start > 0 and not self._text.endswith(("\n", "\r")):
                 start = back_over_line_break(self._text, start)  # the file ends without a line break: keep it so
             self._splice(start, end, "")
+
+    def _plan_delete(self, key: str) -> bool:
+        """Plan deleting a key defined once, untouched, on the scan: on the piece of the text from two
+        untouched entries before it to two after it (`TextDocument._plan_removal`)."""
+        found = self._by_key.get(key)
+        if not found or len(found) > 1 or key in self._edited:
+            return False
+        if self._positions is None:
+            self._positions = {id(entry): at for at, entry in enumerate(self._entries)}
+        at = self._positions[id(found[0])]
+        lo, hi = self._bound(at, -1), self._bound(at, 1)
+        if lo is None or hi is None or not self._plan_removal(key, lo, hi):
+            return False
+        self._edited[key] = None
+        return True
+
+    def _bound(self, at: int, step: int) -> int | None:
+        """Where the piece deleting `self._entries[at]` starts (`step` -1: the line of the second
+        untouched entry before it, or the start of the text) or ends (1: past the last line of the
+        second untouched entry after it, or the end of the text); None when a line break continues
+        that entry."""
+        entries, text = self._entries, self._text
+        untouched = 0
+        index = at + step
+        while 0 <= index < len(entries):
+            entry = entries[index]
+            first = line_start(text, entry.key_start)
+            if not self._planned.touches(first, entry.end):
+                untouched += 1
+                if untouched == 2:
+                    if step < 0:
+                        return first
+                    return None if _odd_backslashes(self._contents[entry.last]) else next_line(text, entry.end)
+            index += step
+        return 0 if step < 0 else len(text)
+
+    def _piece(self, text: str) -> PropertiesDocument:
+        piece = object.__new__(PropertiesDocument)
+        piece._limits = self._limits
+        TextDocument.__init__(piece, b"", text, "utf-8", b"")
+        piece.PLANS_EDITS = False  # type: ignore[misc]
+        return piece
 
     def _owns_comment(self, entry: _Entry, comment: int) -> bool:
         """Whether the comment starting on line `comment`, right above `entry`, is the entry's own: not
@@ -577,13 +648,60 @@ def _odd_backslashes(line: str) -> bool:
 
 
 class PropertiesFormat(CatalogFormat):
-    """Java `.properties` resource bundles (`messages_pt_BR.properties`)."""
+    """Java `.properties` resource bundles (`messages_pt_BR.properties`). `syntax`
+    `always-messageformat`: the application formats every message with MessageFormat (Jenkins'
+    localizer, Spring's `alwaysUseMessageFormat`), so `''` prints one apostrophe in every message."""
+
+    def __init__(self, syntax: str | None = None) -> None:
+        self.syntax = syntax
+        self._always = syntax == _ALWAYS
+
+    def for_file(self, file_name: str, syntax: str | None, head: Callable[[], bytes]) -> CatalogFormat:
+        """Bound to the catalog's `syntax`: the application's use of MessageFormat cannot be told from
+        the files."""
+        super().for_file(file_name, syntax, head)
+        if syntax is None:
+            return self
+        if syntax not in _BOUND:
+            _BOUND[syntax] = PropertiesFormat(syntax)
+        return _BOUND[syntax]
 
     def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> PropertiesMessages:
-        return _read(data, tag, limits)
+        return _read(data, tag, limits, self._always)
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> PropertiesDocument:
         return PropertiesDocument(data, limits)
+
+    def runtime_refusals(self, key: str, written: LocaleMessages, source: Value, tag: LocaleTag) -> list[str]:
+        """No argument given a format type the source does not give it: `{0,number}` throws
+        IllegalArgumentException for the String the application passes where the source has `{0}`,
+        `{0,date}` for a Number. A plain `{0}` formats any value, so it may replace any type."""
+        from parlance_i18n.formats.properties.java_messageformat import argument_conversions
+        from parlance_i18n.formats.shared.conversions import message_conversion_reasons
+
+        compatible = tuple((kind, "any value") for kind in ("a number", "a date"))
+        reasons = message_conversion_reasons(source, written.text(key), lambda text: argument_conversions(text, tag),
+                                             shown="{{{}}}", compatible=compatible,
+                                             keep="keep the source's format type, or write {{{}}} alone")
+        return reasons + self._apostrophe_reasons(written.text(key))
+
+    def _apostrophe_reasons(self, text: Value | None) -> list[str]:
+        """An apostrophe MessageFormat takes as a quote, so it never prints (and hides what follows from
+        formatting): in every message when the application formats them all, else in a pattern."""
+        if not isinstance(text, str) or "'" not in text or not (self._always or "{" in text):
+            return []
+        lost = quotes_without_braces(text)
+        if not lost:
+            return []
+        why = ("the application formats every message with MessageFormat" if self._always
+               else "the message is a MessageFormat pattern")
+        return [f"has {'an apostrophe' if lost == 1 else f'{lost} apostrophes'} that MessageFormat takes as a quote "
+                f"and does not print ({why}): write '' for each apostrophe (Don''t prints Don't)"]
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """An empty bundle (`messages_fr.properties`): entries are added with `\\uXXXX` escapes, which
+        every Java version reads (ISO-8859-1 before Java 9, UTF-8 since)."""
+        return b""
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """Java's bundle suffix (`ResourceBundle.Control.toBundleName`): `pt_BR`, `zh_Hant_TW`."""

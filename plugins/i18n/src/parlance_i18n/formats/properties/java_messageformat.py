@@ -3,7 +3,8 @@
 
 A message without `{` is plain and returned as written (`Don''t` keeps both apostrophes): Java
 applies MessageFormat only when the application calls it, which applications do for messages that
-take arguments. A message with `{` is a pattern: `''` is one apostrophe, a lone `'` quotes what
+take arguments, unless the application formats every message (Jenkins' localizer, Spring's
+`alwaysUseMessageFormat`: `compile_java_message(..., always=True)`). A message with `{` is a pattern: `''` is one apostrophe, a lone `'` quotes what
 follows (`It's {0}` prints `Its {0}`). `check_pattern` finds what `applyPattern` (and, for a
 choice's texts, formatting) would reject: unmatched braces, a bad argument index, an unknown type, a
 broken choice, number or date pattern; the reason is a sentence that follows "the message".
@@ -36,12 +37,15 @@ import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.icu.messageformat import PluralUse
 from parlance_i18n.locales import LocaleTag, babel_locale, likely_region
 
-__all__ = ["JavaMessage", "check_pattern", "compile_java_message"]
+if TYPE_CHECKING:
+    from parlance_i18n.formats.shared.conversions import Conversion
+
+__all__ = ["JavaMessage", "argument_conversions", "check_pattern", "compile_java_message", "quotes_without_braces"]
 
 _SIMPLE_PATTERN = re.compile(
     r"(?:[^{}']|\{[0-9]{1,9}(?:,(?:number|date|time)(?:,(?:integer|percent|currency|short|medium|long|full))?)?\})*")
@@ -259,10 +263,42 @@ def _unquoted(pattern: str) -> str:
     return "".join(piece for number, piece in enumerate(pattern.split("'")) if number % 2 == 0)
 
 
-def compile_java_message(text: str, tag: LocaleTag) -> JavaMessage:
+def compile_java_message(text: str, tag: LocaleTag, *, always: bool = False) -> JavaMessage:
     """The message `text` of locale `tag`; raises ValueError (what is wrong, to follow "the message")
-    when MessageFormat would reject it. A text without `{` is plain and never rejected."""
-    return JavaMessage(text, _parse_pattern(text, tag) if "{" in text else None, tag)
+    when MessageFormat would reject it. A text without `{` is plain and never rejected, unless
+    `always` (the application formats every message: `Don''t` prints `Don't`)."""
+    return JavaMessage(text, _parse_pattern(text, tag) if always or "{" in text else None, tag)
+
+
+def quotes_without_braces(text: str) -> int:
+    """How many apostrophes of the pattern `text` MessageFormat takes as quotes and does not print, where
+    the writer meant an apostrophe (`Don't` prints `Dont`; `''` prints one): a quote around no brace,
+    or one left open to the end. A closed quote around a brace (`'{0}'`) is meant."""
+    lost = 0
+    depth = 0
+    quoted: list[str] | None = None  # the text of the open quote, at the top level
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "'" and text[i + 1:i + 2] == "'":
+            i += 2
+            continue
+        if char == "'" and depth == 0:
+            if quoted is None:
+                quoted = []
+            else:
+                lost += 0 if any(c in "{}" for c in quoted) else 2
+                quoted = None
+        elif quoted is not None:
+            quoted.append(char)
+        elif char == "{":
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+        i += 1
+    if quoted is not None:  # a quote left open to the end is never meant (`It's {0}` prints `Its {0}`)
+        lost += 1
+    return lost
 
 
 class JavaMessage:
@@ -427,6 +463,33 @@ def _format_moment(moment: datetime, kind: str, style: str, tag: LocaleTag) -> s
 
 def check_pattern(text: str, tag: LocaleTag) -> None:
     """Raise ValueError (what is wrong, to follow "the message") when MessageFormat would reject the
-    pattern `text` (a message with `{`); most patterns are checked without parsing them."""
+    pattern `text`; most patterns are checked without parsing them."""
     if not _SIMPLE_PATTERN.fullmatch(text):
         _parse_pattern(text, tag)
+
+
+_KINDS = {None: "any value", "number": "a number", "choice": "a number", "date": "a date", "time": "a date"}
+
+
+def argument_conversions(text: str, tag: LocaleTag) -> list[Conversion]:
+    """Each argument element of `text` with the type of value its format needs (`{0}` any value,
+    `{0,number}` and `{0,choice,...}` a number, `{0,date}` and `{0,time}` a date), choices' texts
+    included; ValueError when MessageFormat would reject `text`."""
+    from parlance_i18n.formats.shared.conversions import Conversion
+
+    if "{" not in text:
+        return []
+    found: list[Conversion] = []
+
+    def collect(parts: tuple[Any, ...]) -> None:
+        for part in parts:
+            if part.__class__ is str:
+                continue
+            found.append(Conversion(str(part[0]), _KINDS[part[1]], part[3]))
+            if part[1] == "choice":
+                for choice in part[2][1]:
+                    if choice.__class__ is not str:
+                        collect(choice)
+
+    collect(_parse_pattern(text, tag))
+    return found

@@ -18,8 +18,8 @@ from typing import Any
 from parlance_i18n.formats.base import CatalogFileError
 from parlance_i18n.formats.shared.textedit import detect_bom
 
-__all__ = ["Container", "Member", "decode", "decode_error", "no_constant", "scan_members", "scan_string",
-           "scan_value_at", "skip_space"]
+__all__ = ["Container", "Member", "decode", "decode_error", "no_constant", "refuse_lone_surrogates", "scan_members",
+           "scan_string", "scan_value_at", "skip_space"]
 
 _WS = re.compile(r"[ \t\n\r]*")
 # The commonest member in one match: a key, and a string value without escapes, then ',' or '}'.
@@ -29,6 +29,8 @@ _SIMPLE_MEMBER = re.compile(
 _COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
 _PLAIN_STRING = re.compile(r'"([^"\\\x00-\x1f]*+)"')
 _AFTER_VALUE = re.compile(r"[ \t\n\r]*([,}\]])[ \t\n\r]*")
+_SURROGATE_ESCAPE = re.compile(r"(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})")
+_LOW_SURROGATE_ESCAPE = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
 # Both in C: a string's decoded text and end from after its opening quote; one JSON value from an offset.
 scan_string: Callable[[str, int, bool], tuple[str, int]] = _json_decoder.scanstring  # type: ignore[attr-defined]
@@ -103,6 +105,25 @@ def decode_error(error: JSONDecodeError) -> str:
     else:
         reason = error.msg[0].lower() + error.msg[1:]
     return f"not valid JSON at column {error.colno}: {reason}"
+
+
+def refuse_lone_surrogates(text: str) -> None:
+    """CatalogFileError at the first `\\uD800`-`\\uDFFF` escape that is half of a surrogate pair alone.
+    JSON's grammar allows one, and `json.loads` (like `JSON.parse`) keeps it in the string; but it is no
+    character: no answer (UTF-8 JSON) can carry it, so the file is refused as one that is not UTF-8 is."""
+    if not _SURROGATE_ESCAPE.search(text):  # the usual file: one scan, in C
+        return
+    paired_until = -1
+    for match in _SURROGATE_ESCAPE.finditer(text):
+        backslashes, unit = match.groups()
+        if len(backslashes) % 2 == 0 or match.start(2) < paired_until:  # a literal backslash, or a pair's low half
+            continue
+        if unit[1] in "89abAB" and _LOW_SURROGATE_ESCAPE.match(text, match.end()):
+            paired_until = match.end() + 6
+            continue
+        raise CatalogFileError(f"the file escapes half of a UTF-16 surrogate pair alone (\\u{unit}), which is no "
+                               "character: no answer can carry it. Write the character itself, or both halves of "
+                               "its pair", text.count("\n", 0, match.start()) + 1)
 
 
 def scan_members(text: str, node: Container) -> None:

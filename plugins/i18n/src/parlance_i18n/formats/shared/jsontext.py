@@ -38,6 +38,7 @@ from parlance_i18n.formats.shared.jsonscan import (
     decode,
     decode_error,
     no_constant,
+    refuse_lone_surrogates,
     scan_members,
     scan_string,
     skip_space,
@@ -218,13 +219,15 @@ class JsonDocument:
             return found
 
         try:
-            return json.loads(text, object_pairs_hook=pairs, parse_constant=no_constant)
+            values = json.loads(text, object_pairs_hook=pairs, parse_constant=no_constant)
         except JSONDecodeError as error:
             raise CatalogFileError(decode_error(error), error.lineno) from None
         except RecursionError:
             raise CatalogFileError("objects and arrays are nested too deep to read") from None
         except ValueError as error:
             raise CatalogFileError(str(error)) from None
+        refuse_lone_surrogates(text)
+        return values
 
     def _decoded(self, value: object) -> object | None:
         if not isinstance(value, Container):

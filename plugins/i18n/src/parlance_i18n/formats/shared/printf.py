@@ -31,11 +31,14 @@ import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from parlance_i18n.icu.messageformat import PluralUse, value_text
 
-__all__ = ["PrintfMessage", "PrintfStyle", "compile_printf"]
+if TYPE_CHECKING:
+    from parlance_i18n.formats.shared.conversions import Conversion
+
+__all__ = ["PrintfMessage", "PrintfStyle", "compile_printf", "printf_conversions"]
 
 PrintfStyle = Literal["java", "apple"]
 
@@ -471,3 +474,34 @@ def _java_hash(value: Any) -> str:
     else:
         return value_text(value) or ""
     return format(code, "x")
+
+
+# --- conversions, for comparing a translation's with the source's ---------------------------------------
+
+_JAVA_KINDS = {"s": "a string", "b": "a boolean", "h": "a hash code", "c": "a character", "d": "an integer",
+               "o": "an integer", "x": "an integer", "e": "a floating-point number", "f": "a floating-point number",
+               "g": "a floating-point number"}
+_C_KINDS = {"@": "an object", "s": "a C string", "c": "a character", "e": "a floating-point number",
+            "f": "a floating-point number", "g": "a floating-point number"}
+
+
+def printf_conversions(text: str, style: PrintfStyle) -> list[Conversion]:
+    """The conversions of `text` with the type of value each needs, as `conversions.Conversion`s
+    (Java: `%s` a string, `%d %o %x` an integer, ...; C and Apple: `%@` an object, `%d %u %x` an
+    integer of the width its length modifier names, ...). `%%`, `%n` and Apple's `%#@name@`
+    substitutions (a plural's own) take no typed argument and are left out. ValueError when `text`
+    is not a valid format string."""
+    from parlance_i18n.formats.shared.conversions import Conversion
+
+    found: list[Conversion] = []
+    for piece in compile_printf(text, style)._pieces:
+        if isinstance(piece, str) or piece.conversion == "%" or piece.substitution is not None:
+            continue
+        if style == "java":
+            kind = _JAVA_KINDS.get(piece.conversion, f"%{piece.conversion}")
+        elif piece.conversion in "duxo":
+            kind = f"a {piece.bits}-bit integer"
+        else:
+            kind = _C_KINDS.get(piece.conversion, f"%{piece.conversion}")
+        found.append(Conversion(str(piece.position), kind, piece.text, "$" in piece.text or "<" in piece.flags))
+    return found

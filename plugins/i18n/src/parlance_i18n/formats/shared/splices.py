@@ -68,6 +68,12 @@ class Splices(Generic[TextT]):
         `start` to `end` (both ends included)."""
         return self._replaced(start, end + 1) or self._inserted(start, end)
 
+    def replaced_within(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The planned replacements that lie inside `[start, end)`, in order, as (start, end)."""
+        first = bisect.bisect_left(self._starts, start)
+        last = bisect.bisect_left(self._starts, end)
+        return [(self._starts[at], self._ends[at]) for at in range(first, last) if self._ends[at] <= end]
+
     def mark(self) -> int:
         """A point to `undo` to: the edits planned so far."""
         return len(self._edits)

@@ -19,7 +19,7 @@ from abc import abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
-from parlance_i18n.formats.base import Document
+from parlance_i18n.formats.base import CatalogFileError, Document
 from parlance_i18n.formats.shared.splices import Overlap, Splices
 
 __all__ = [
@@ -63,7 +63,8 @@ def detect_bom(data: bytes, default: str = "utf-8") -> tuple[bytes, str]:
 
 def line_start(text: str, pos: int) -> int:
     """Where the line holding `pos` starts."""
-    return max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
+    newline = text.rfind("\n", 0, pos)
+    return max(newline, text.rfind("\r", newline + 1, pos)) + 1  # a CR only after the last LF: not a search of the whole text
 
 
 def previous_line_start(text: str, start: int) -> int:
@@ -231,6 +232,18 @@ def join_surrogates(text: str, errors: str) -> str:
 # --- the document -----------------------------------------------------------------------------------------
 
 
+def _common_prefix(one: str, other: str) -> int:
+    """How many characters `one` and `other` start with alike."""
+    low, high = 0, min(len(one), len(other))
+    while low < high:  # halving: each step compares a stretch at C speed
+        middle = (low + high + 1) // 2
+        if one[low:middle] == other[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 class TextDocument(Document):
     """A file being edited as text: edits planned on one parse of it, made together when it is written.
 
@@ -240,8 +253,10 @@ class TextDocument(Document):
     it depends on has changed since the parse; where something has (the lines around it, an entry
     written earlier in the same Document), the subclass calls `_settle` first, which makes the
     planned edits and parses the result, and then edits with `_splice`, which changes the text and
-    parses it again at once. A subclass answers `get` for the keys it has planned edits of from
-    what it planned (`_parse` forgets that). `PLANS_EDITS = False` makes every edit settle first: the
+    parses it again at once. A delete is planned with `_plan_removal`: made, one edit at a time,
+    on a piece of the text around the key as the planned removals leave it, and what went planned
+    as removals. A subclass answers `get` for the keys it has planned edits of from what it planned
+    (`_parse` forgets that). `PLANS_EDITS = False` makes every edit settle first: the
     reference the planned edits are tested against.
     """
 
@@ -254,6 +269,8 @@ class TextDocument(Document):
         self._bom = bom
         self._changed = False
         self._planned: Splices[str] = Splices()
+        self._kept: Splices[str] = Splices()  # the planned edits that are not removals (where they are)
+        self._removed = False  # a delete was planned since the parse (the entries it took are still in it)
         self._stale = False  # the text holds edits the parse does not know of yet
         self._parse()
 
@@ -271,7 +288,67 @@ class TextDocument(Document):
         if not self._follows(start, end, text):
             self._planned.undo(mark)
             raise Overlap(f"what the edit of {start}..{end} does to the file's style is not known")
+        if text or start == end:
+            self._kept.add(start, end, text)
         self._changed = True
+
+    def _plan_removal(self, key: str, lo: int, hi: int) -> bool:
+        """Plan deleting `key` (defined once, inside `[lo, hi)` of the parsed text) as the reference
+        would delete it from the text as it stands now: `[lo, hi)` is cut out, with the removals
+        planned in it made, and `key` is deleted from that piece on its own, one edit at a time
+        (`_piece`). What the delete removed from the piece is planned as removals of the parsed
+        text. False (nothing planned) when another kind of edit is planned in the piece, or the
+        delete removes anything but one stretch of it.
+
+        The caller chooses the piece: from the line of an entry the parse found, untouched, far
+        enough before `key`'s (and its comment) that what decides what goes with it is in the piece,
+        to the end of the line of such an entry after it; the piece then reads as that part of the
+        whole text does, and the delete takes from it what it would take from the whole."""
+        if lo >= hi or self._kept.touches(lo, hi) or self._planned.touches(lo, lo) or self._planned.touches(hi - 1, hi - 1):
+            return False
+        text = self._text
+        gone = self._planned.replaced_within(lo, hi)
+        kept: list[tuple[int, int]] = []  # the stretches of the parsed text the piece is made of
+        position = lo
+        for start, end in gone:
+            if start > position:
+                kept.append((position, start))
+            position = end
+        if hi > position:
+            kept.append((position, hi))
+        piece = "".join(text[start:end] for start, end in kept)
+        try:
+            window = self._piece(piece)
+            window.delete(key)
+        except (KeyError, ValueError, TypeError, CatalogFileError):
+            return False  # the whole text decides: the caller settles and deletes there
+        after = window._text
+        cut = len(piece) - len(after)
+        if cut <= 0:
+            return False
+        same = _common_prefix(piece, after)
+        if piece[same + cut:] != after[same:]:
+            return False  # more than one stretch went
+        removals: list[tuple[int, int]] = []  # the parsed text's characters behind piece[same:same + cut]
+        offset = 0
+        for start, end in kept:
+            low, high = max(same - offset, 0), min(same + cut - offset, end - start)
+            if low < high:
+                removals.append((start + low, start + high))
+            offset += end - start
+        mark = self._planned.mark()
+        try:
+            for start, end in removals:
+                self._plan(start, end, "")
+        except Overlap:
+            self._planned.undo(mark)
+            return False
+        self._removed = True
+        return True
+
+    def _piece(self, text: str) -> TextDocument:
+        """A Document of `text` alone (a piece of this one's), making each edit at once."""
+        raise NotImplementedError
 
     def _follows(self, start: int, end: int, text: str) -> bool:
         """Take a planned edit into what the subclass keeps of the file's style (`EscapeHabits`);
@@ -291,7 +368,8 @@ class TextDocument(Document):
         self._before_writing()
         if self._planned or self._stale:
             self._text = self._planned.apply(self._text)
-            self._planned = Splices()
+            self._planned, self._kept = Splices(), Splices()
+            self._removed = False
             self._stale = False
             self._parse()
 
@@ -308,7 +386,8 @@ class TextDocument(Document):
         self._before_writing()
         if self._planned:
             self._text = self._planned.apply(self._text)
-            self._planned = Splices()
+            self._planned, self._kept = Splices(), Splices()
+            self._removed = False
             self._stale = True
         return self._text
 

@@ -10,8 +10,9 @@ was given.
 Edits are planned on one parse (`splices`) wherever the entry they change, or the place a new entry
 goes, is as the parse found it: the edited element is read back on its own, inside copies of its
 ancestors' start tags (`XmlDocument._plan_apply`), which tells what reading the whole file would;
-the file is written, and parsed again, once. An edit that needs the current text (a delete, an
-entry edited twice) makes the planned edits and parses first.
+the file is written, and parsed again, once. A delete is planned as the removal of its lines
+(`_plan_removals`) where no planned edit touches them. An edit that needs the current text (an entry
+edited twice, a delete beside another planned edit) makes the planned edits and parses first.
 """
 
 from __future__ import annotations
@@ -146,7 +147,8 @@ def content_edit(file: XmlFile, node: XmlNode, content: str) -> tuple[int, int, 
 def line_extent(text: bytes, start: int, end: int) -> tuple[int, int]:
     """`start`..`end` widened to whole lines (with the line break after) when only whitespace shares
     those lines with it; else unchanged. What deleting an entry removes."""
-    line_start = max(text.rfind(b"\n", 0, start), text.rfind(b"\r", 0, start)) + 1
+    newline = text.rfind(b"\n", 0, start)
+    line_start = max(newline, text.rfind(b"\r", newline + 1, start)) + 1  # not a search of the whole text for a CR
     if text[line_start:start].strip():
         return start, end
     line_end = end
@@ -162,6 +164,18 @@ def line_extent(text: bytes, start: int, end: int) -> tuple[int, int]:
         before = line_start - (2 if text[line_start - 2:line_start] == b"\r\n" else 1)
         return before, line_end
     return line_start, line_end
+
+
+def _line_of(text: bytes, start: int, end: int) -> tuple[int, int]:
+    """Where the line holding `start` starts, and where the line break after `end` is (the end of the
+    text when there is none)."""
+    newline = text.rfind(b"\n", 0, start)
+    first = max(newline, text.rfind(b"\r", newline + 1, start)) + 1
+    line_feed = text.find(b"\n", end)
+    if line_feed < 0:
+        line_feed = len(text)
+    carriage_return = text.find(b"\r", end, line_feed)  # only before the LF: not a search of the whole text
+    return first, carriage_return if carriage_return >= 0 else line_feed
 
 
 class XmlBuffer:
@@ -334,6 +348,27 @@ class XmlDocument(Document):
                 raise ValueError("the node is not in this file")
             current = children[at]
         return found
+
+    def _plan_removals(self, key: str, spans: Sequence[tuple[int, int]]) -> bool:
+        """Plan deleting `key` by removing each of `spans` with its lines (`line_extent`), as `_apply`
+        would remove them now: what is removed depends only on the lines a span is on, so it may be
+        planned when no planned edit touches those lines and one ends with a line break. False
+        (nothing planned) otherwise."""
+        if not self.PLANS_EDITS or key in self._edited:
+            return False
+        text = self._file.text
+        edits = []
+        for start, end in spans:
+            first, last = _line_of(text, start, end)
+            if last >= len(text) or self._buffer.planned.touches(first, last):
+                return False
+            edits.append((*line_extent(text, start, end), ""))
+        try:
+            self._buffer.plan(edits)
+        except Overlap:
+            return False
+        self._edited[key] = None
+        return True
 
     def _untouched(self, start: int, end: int) -> bool:
         """Whether no planned edit changes `[start, end)` of the parsed text, or inserts inside it."""

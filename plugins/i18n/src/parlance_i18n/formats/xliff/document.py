@@ -61,7 +61,7 @@ class XliffDocument(XmlDocument):
         self._units = {unit.key: unit for unit in self._scan.units}
         # "<file>/<id>" finds a unit whose id is unique too (and so is keyed by the id alone).
         self._qualified = {f"{unit.file_name}/{unit.id}": unit for unit in self._scan.units}
-        self._states: dict[str, str] = {}  # states planned since the parse
+        self._states: dict[str, str | None] = {}  # states planned since the parse (None: its unit or target deleted)
         self._ids: set[str] = set()  # every unit id (made by the first add)
         self._in_container: dict[int, tuple[Unit, Unit]] | None = None  # id(container) -> (first, last) unit
         self._file_units: dict[str, Unit] | None = None  # file name -> its first unit
@@ -274,6 +274,8 @@ class XliffDocument(XmlDocument):
         return (file.step_in(unit.node, file.indent_of(unit.node.start)) if unit is not None else None) or "  "
 
     def delete(self, key: str) -> None:
+        if self._plan_delete(key):
+            return
         self._settle()
         unit = self._unit(key)
         if unit is None or self.get(key) is None:
@@ -285,6 +287,23 @@ class XliffDocument(XmlDocument):
         else:
             edits = [(*line_extent(file.text, unit.node.start, unit.node.end), "")]
         self._apply(edits, key, None)
+
+    def _plan_delete(self, key: str) -> bool:
+        """Plan deleting a unit (or its target) where every unit has a key of its own: then the unit's
+        two keys (its id and file/id) answer None from what was planned."""
+        unit = self._unit(key)
+        if unit is None or key in self._edited or len(self._units) != len(self._scan.units) or self.get(key) is None:
+            return False
+        aliases = (unit.key, f"{unit.file_name}/{unit.id}")
+        if any(alias in self._edited or alias in self._states for alias in aliases):
+            return False
+        nodes = [node for node in unit.text_nodes if node is not None] if unit.side == "target" else [unit.node]
+        if not self._plan_removals(key, [(node.start, node.end) for node in nodes]):
+            return False
+        for alias in aliases:
+            self._edited[alias] = None
+            self._states[alias] = None
+        return True
 
     def mark_translated(self, key: str) -> bool:
         """A target in an unserved state (`new`, `needs-translation`, `initial`) becomes `translated`."""

@@ -14,9 +14,11 @@ scalar's new text replaces the old one's bytes, and new keys are gathered per ma
 (`_NewKeys`, a tree where an add creates parents) and written after that mapping's last item when
 the file is written, deeper mappings first where two end at one place, so that they come out as
 adding them one by one would have put them. The file's quoting style is kept as counts of how its
-texts are written, updated with every edit. What cannot be planned so (an anchored scalar, a flow
-mapping, a text that becomes a plural, a delete, keys asked after edits) makes the planned edits
-and parses again first.
+texts are written, updated with every edit. A delete is planned as the removal of the key's lines
+where the line above them, as planned deletes leave it, is no comment (or the comment and the lines
+around it are as parsed) and its mapping keeps other items. What cannot be planned so (an anchored
+scalar, a flow mapping, a text that becomes a plural, a delete that empties a mapping, an add after a
+delete, keys asked after edits) makes the planned edits and parses again first.
 """
 
 from __future__ import annotations
@@ -128,7 +130,9 @@ class YamlDocument(TextDocument):
         if self._root is not None:
             self._walk(self._root, "", 0)
         check_count(len(self._index), self._limits)
-        self._edited: dict[str, Value] = {}  # keys set or added since the parse, with their values
+        self._edited: dict[str, Value | None] = {}  # keys set, added (their values) or deleted (None) since the parse
+        self._removed_ends: dict[int, int] = {}  # planned deletes: where one ends -> where it starts
+        self._taken: dict[int, int] = {}  # id(mapping) -> how many of its items planned deletes take
         self._new_maps: dict[str, _NewKeys] = {}  # mappings adds created, by path
         self._appended: dict[int, tuple[int, int, _NewKeys]] = {}  # id(mapping) -> (where, indentation, keys)
         self._children: dict[int, dict[str, Node]] = {}  # id(mapping) -> its items by name, found once
@@ -386,6 +390,8 @@ class YamlDocument(TextDocument):
         """Plan adding a key into a block mapping of the parse, or into one an add created; False
         (nothing planned) where `add` must see the current text (or refuses the key)."""
         segments = key.split(".")
+        if self._removed:
+            return False  # a key deleted since the parse may be where it would go
         if (self._root is None or key in self._index or key in self._edited or any(not s for s in segments)
                 or len(segments) > MAX_DEPTH // 2):
             return False
@@ -521,6 +527,8 @@ class YamlDocument(TextDocument):
         self._splice(len(self._text), len(self._text), f"{start}{spelling}:{body}{newline}")
 
     def delete(self, key: str) -> None:
+        if self._planning() and self._plan_delete(key):
+            return
         self._settle()
         found = self._index.get(key)
         if found is None:
@@ -542,6 +550,72 @@ class YamlDocument(TextDocument):
             if not emptied:
                 break
             self._remove_item(parent, item_key, item_value)
+
+    def _plan_delete(self, key: str) -> bool:
+        """Plan deleting a key of a block mapping that keeps other items (no parent goes with it),
+        where what `_remove_item` reads is as it will be: its lines, and the line above them as
+        planned deletes leave it (only a comment there makes the lines around count, and those must
+        be as parsed). False (nothing planned) where the file must be parsed again first: an add is
+        pending, the key is written twice or merged into, its text holds an anchor, it holds the
+        line the file's indentation step is measured on, or it ends the file."""
+        found = self._index.get(key)
+        if found is None or key in self._edited or self._appended or self._new_maps:
+            return False
+        parent, node, value = found.parent, found.key, found.value
+        if parent.flow or isinstance(value, Alias) or len(parent.items) - self._taken.get(id(parent), 0) <= 1:
+            return False
+        if parent is self._root and parent.items[0][0] is node:
+            return False  # `_measure_step` reads the root's first item
+        name = key_name(node)[0]
+        if sum(1 for item, _ in parent.items if is_merge(item) or key_name(item)[0] == name) > 1:
+            return False  # written twice, or maybe merged in too: once it goes, another answers
+        text = self._text
+        first = line_start(text, node.start)
+        end = next_line(text, self._entry_end(value))
+        if text[first:node.start].strip() or end >= len(text) or "&" in text[node.start:end]:
+            return False
+        above = first
+        while above in self._removed_ends:
+            above = self._removed_ends[above]
+        start = first
+        if above > 0:
+            previous = previous_line_start(text, above)
+            if self._kept.touches(previous, above):
+                return False
+            if text[previous:above].strip().startswith("#"):
+                if above != first:
+                    return False  # a comment comes right above it once the keys between go: the file decides
+                top = self._comment_top(first)
+                following = next_line(text, self._entry_end(value))
+                lo = previous_line_start(text, top) if top > 0 else 0
+                if self._planned.touches(lo, line_end(text, following)):
+                    return False
+                owned = self._owned_comment(first, node, value)
+                if owned is not None:
+                    start = owned
+        try:
+            self._plan(start, end, "")
+        except Overlap:
+            return False
+        self._removed_ends[end] = start
+        self._taken[id(parent)] = self._taken.get(id(parent), 0) + 1
+        for scalar in ([form for _, form in found.plural.values()] if found.plural else [value]):
+            if isinstance(scalar, Scalar):
+                self._count(_counted_style(scalar.style, scalar.value), -1)  # as `_style_counts` counted it
+        self._edited[key] = None
+        self._removed = True
+        return True
+
+    def _comment_top(self, first: int) -> int:
+        """Where the comment lines right above the line at `first` start (`first` when there are none)."""
+        text = self._text
+        start = first
+        while start > 0:
+            previous = previous_line_start(text, start)
+            if not text[previous:start].strip().startswith("#"):
+                break
+            start = previous
+        return start
 
     def _remove_item(self, mapping: Map, key: Node, value: Node) -> None:
         text = self._text

@@ -52,6 +52,7 @@ from parlance_i18n.formats.base import (
     Problem,
     ReadLimits,
     Renderable,
+    Template,
     Value,
 )
 from parlance_i18n.formats.shared.limits import check_text, too_many_messages
@@ -72,6 +73,9 @@ from parlance_i18n.formats.yaml.psych import (
 )
 from parlance_i18n.icu.plurals import plural_rules
 from parlance_i18n.locales import LocaleTag
+
+_YAML11_WORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
+"""Plain words YAML 1.1 (Psych) reads as booleans or null: a root key spelled so is quoted."""
 
 if TYPE_CHECKING:  # the editor loads when a file is edited, not when it is read
     from parlance_i18n.formats.yaml.document import YamlDocument
@@ -336,6 +340,13 @@ class YamlFormat(CatalogFormat):
         from parlance_i18n.formats.yaml.document import YamlDocument  # reading never needs the editor
 
         return YamlDocument(data, tag, limits)
+
+    def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
+        """The locale's root key alone (`pt-BR:`), as rails-i18n files start; quoted where YAML 1.1
+        would read it as something else (Norwegian `no:` is `false` to Psych)."""
+        code = tag.code
+        plain = re.fullmatch(r"[A-Za-z][A-Za-z0-9-]*", code) and code.lower() not in _YAML11_WORDS
+        return (f"{code}:\n" if plain else f"\"{code}\":\n").encode()
 
     def locale_spelling(self, tag: LocaleTag) -> str:
         """As Rails and rails-i18n spell locales: `pt-BR`, `zh-TW`."""

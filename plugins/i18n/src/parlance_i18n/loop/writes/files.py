@@ -50,6 +50,16 @@ class Reader:
                 self._fail(path, f"the file cannot be read ({exc.strerror or exc.__class__.__name__})")
         return self._data[path]
 
+    def file_data(self, file: CatalogFile) -> bytes | None:
+        """The bytes of a catalog's file (a template too), read as that file: inside its bounds."""
+        self._files.setdefault(file.path, file)
+        return self.data(file.path)
+
+    def start(self, file: CatalogFile, data: bytes) -> None:
+        """Read `file`, which is not on disk yet, as holding `data` (a new locale's file: `new_files`)."""
+        self._files[file.path] = file
+        self._data[file.path] = data
+
     def messages(self, file: CatalogFile) -> LocaleMessages | None:
         slot = (file.path, file.tag)
         if slot not in self._messages:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from parlance_i18n.formats import DEFAULT_READ_LIMITS, CatalogFileError, CatalogFormat, ReadLimits
+from parlance_i18n.formats import DEFAULT_READ_LIMITS, CatalogFileError, CatalogFormat, Document, ReadLimits
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.forms import has_key
 from parlance_i18n.loop.writes.files import Reader, in_catalog
@@ -60,16 +60,18 @@ def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
     found: dict[str, list[Path]] = {key: [] for key in keys}
     edits: dict[Path, list[Step]] = {}
     edited_as: dict[Path, CatalogFile] = {}
+    parsed: dict[Path, Document] = {}
     unreadable: list[str] = []
     for path, files in _by_path(target_locales, catalog).items():
         fmt = files[0].format
         if fmt.multi_locale:  # an entry goes whole, with every locale's part of it
             data = reader.data(path)
-            present = _entries_in(fmt, data, keys) if data is not None else []
+            after, present = _entries_in(fmt, data, keys) if data is not None else (b"", [])
             if data is None:
                 unreadable.append(f"{path} cannot be read ({reader.errors[path]})")
             if present:
-                edits[path] = [DropEntries(fmt, tuple(present))]
+                assert data is not None
+                edits[path] = [DropEntries(fmt, tuple(present), (data, after))]
                 edited_as[path] = files[0]
                 for key in present:
                     found[key].append(path)
@@ -89,25 +91,34 @@ def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
             if writes:
                 edits.setdefault(path, []).append(Edits(file.format, file.tag, tuple(writes), limits=limits))
                 edited_as.setdefault(path, file)
-    plan = plan_steps(reader, None, edits, edited_as, found)
+                if len(files) == 1:  # the lookups' Document is edited, rather than the file parsed again
+                    taken = reader.take_document(file)
+                    if taken is not None:
+                        parsed[path] = taken
+    plan = plan_steps(reader, None, edits, edited_as, found, parsed)
     missing = [KeyOutcome(key, "refused", [f"no file{_of(catalog)} has {key!r}", *unreadable])
                for key, paths in found.items() if not paths]
     return WritePlan(plan.outcomes + missing, plan.files, plan.replay)
 
 
 def plan_steps(reader: Reader, key: str | None, edits: dict[Path, list[Step]], edited_as: dict[Path, CatalogFile],
-                found: dict[str, list[Path]] | None = None) -> WritePlan:
+               found: dict[str, list[Path]] | None = None, parsed: dict[Path, Document] | None = None) -> WritePlan:
     """Run each file's steps on its bytes now; outcomes per (key, file). Refused as a whole when a
-    step fails (a format that cannot take the edit), so no file is left half renamed."""
+    step fails (a format that cannot take the edit), so no file is left half renamed. A file in
+    `parsed` has a Document of its bytes already: its first step edits that one."""
     files: dict[Path, tuple[bytes, bytes]] = {}
     failures: list[str] = []
     for path, steps in edits.items():
         before = reader.data(path)
         assert before is not None  # only files that were read have steps
         after = before
+        document = (parsed or {}).get(path)
         try:
-            for step in steps:
-                after = step.run(after)
+            for index, step in enumerate(steps):
+                if index == 0 and document is not None and isinstance(step, Edits):
+                    after = step.run_on(document)
+                else:
+                    after = step.run(after)
         except KeyError as exc:  # the format's way of saying a key (or a group of keys) is in the way
             where = exc.args[0] if exc.args else ""
             where = ".".join(map(str, where)) if isinstance(where, tuple) else str(where)
@@ -143,9 +154,10 @@ def _of(catalog: str | None) -> str:
     return f" of the catalog {catalog!r}" if catalog is not None else ""
 
 
-def _entries_in(fmt: CatalogFormat, data: bytes, keys: list[str]) -> list[str]:
-    """The keys a multi-locale file has an entry for (none when it cannot be parsed)."""
+def _entries_in(fmt: CatalogFormat, data: bytes, keys: list[str]) -> tuple[bytes, list[str]]:
+    """The file without the entries of `keys`, and the keys it has an entry for (none when it cannot
+    be parsed)."""
     try:
-        return fmt.drop_entries(data, keys)[1]
+        return fmt.drop_entries(data, keys)
     except CatalogFileError:
-        return []
+        return data, []

@@ -23,8 +23,9 @@ from parlance_i18n.formats import (
 from parlance_i18n.icu.plurals import plural_rules
 from parlance_i18n.locales import LocaleTag
 from parlance_i18n.loop.forms import Candidate, Write, candidate_problem, document_writes, has_key, write_into
-from parlance_i18n.loop.validate import check_candidate
+from parlance_i18n.loop.validate import check_candidate, completed_forms
 from parlance_i18n.loop.writes.files import Reader, in_catalog
+from parlance_i18n.loop.writes.new_files import NewFiles
 from parlance_i18n.loop.writes.plan import Edits, KeyOutcome, Step, WritePlan, document_reason
 from parlance_i18n.model.project import CatalogFile, ProjectLocale
 
@@ -41,49 +42,62 @@ class _Message:
     source_value: Value | None = None
     source: Renderable | None = None
     glossary_missing: list[str] = field(default_factory=list)
+    template: CatalogFile | None = None
+    """The template to add the entry from, where the target's file lacks it (gettext's `.pot`)."""
 
 
 def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Mapping[str, Candidate], *,
                       catalog: str | None = None, allow_new_keys: bool = False,
                       glossary_check: GlossaryCheck | None = None,
-                      limits: ReadLimits = DEFAULT_READ_LIMITS) -> WritePlan:
+                      limits: ReadLimits = DEFAULT_READ_LIMITS, new_files: NewFiles | None = None) -> WritePlan:
     """What writing `messages` (key -> text, or plural forms by category) into `target`'s files
-    does: see the module docstring. Reads the files from disk (each within `limits`); writes nothing."""
+    does: see the module docstring. Reads the files from disk (each within `limits`); writes nothing.
+    With `new_files`, a message whose catalog has no file for the target locale starts one (and
+    no `messages` at all start every catalog's file, empty, for the locale)."""
     target_files = in_catalog(target.files, catalog)
     source_files = in_catalog(source.files, catalog)
     if catalog is not None and not target_files and not source_files:
         known = sorted({file.catalog for file in (*target.files, *source.files)})
         reason = f"no catalog is named {catalog!r}; the project's are: {', '.join(known) or 'none'}"
         return WritePlan([KeyOutcome(key, "refused", [reason]) for key in messages], {})
-    router = _Router(Reader(limits, keys=messages.keys()), source_files, target_files, source.tag, target.tag, allow_new_keys)
+    router = _Router(Reader(limits, keys=messages.keys()), source_files, target_files, source.tag, target.tag,
+                     allow_new_keys, new_files)
     for key, value in messages.items():
         router.route(key, value)
+    if not messages and new_files is not None:
+        router.start_every_file()
     router.find_key_sources()
     router.check_before_writing(glossary_check)
 
     results: dict[str, KeyOutcome] = {}
     files: dict[Path, tuple[bytes, bytes]] = {}
     replay: dict[Path, tuple[CatalogFile, tuple[Step, ...]]] = {}
+    started = new_files.started if new_files is not None else {}
     for path, (file, items) in router.by_file().items():
         outcomes, after, writes = _plan_file(router.reader, file, items)
         results.update(outcomes)
         before = router.reader.data(path)
-        if after is not None and before is not None and after != before:
-            files[path] = (before, after)
-            replay[path] = (file, (Edits(file.format, file.tag, tuple(writes), limits=limits),))
+        if after is not None and before is not None and (after != before or (path in started and not messages)):
+            files[path] = (b"", after) if path in started else (before, after)  # a new file: all of it is new
+            templates = tuple((m.key, data) for m in items if m.template is not None and outcomes[m.key].status == "written"
+                              and (data := router.reader.file_data(m.template)) is not None)
+            replay[path] = (file, (Edits(file.format, file.tag, tuple(writes), limits=limits, templates=templates),))
     for key, reasons in router.refused.items():
         chosen = router.chosen.get(key)
         results[key] = KeyOutcome(key, "refused", reasons, str(chosen.path) if chosen else None)
-    return WritePlan([results[key] for key in messages], files, replay)
+    return WritePlan([results[key] for key in messages], files, replay,
+                     {path: start for path, start in started.items() if path in files})
 
 
 class _Router:
     """Which file of the target each message goes to, with its source message; or why it is refused."""
 
     def __init__(self, reader: Reader, source_files: list[CatalogFile], target_files: list[CatalogFile],
-                 source_tag: LocaleTag, tag: LocaleTag, allow_new_keys: bool) -> None:
+                 source_tag: LocaleTag, tag: LocaleTag, allow_new_keys: bool, new_files: NewFiles | None = None) -> None:
         self.reader = reader
-        self.source_files, self.target_files = source_files, target_files
+        self.source_files, self.target_files = source_files, list(target_files)
+        self.new_files = new_files
+        self.empty_files: list[CatalogFile] = []
         self.source_tag, self.tag = source_tag, tag
         self.allow_new_keys = allow_new_keys
         self.messages: dict[str, _Message] = {}
@@ -117,9 +131,19 @@ class _Router:
             self._need_key_source(found, key)
         if found is None and counterpart_of is not None:
             found = _counterpart(self.target_files, counterpart_of)
+            if found is None and self.new_files is not None:
+                found, reason = self._start(counterpart_of)
+                if found is None:
+                    self.refused[key] = [reason]
+                    return
             if found is None:
                 self.refused[key] = [_no_file_reason(counterpart_of, self.source_tag, self.tag)]
                 return
+        if found is None and origin is None:
+            # a key of the catalog's template that the locale's file lacks: added as msgmerge would
+            found, message.template = self._in_template(key)
+            if message.template is not None:
+                self._need_key_source(message.template, key)
         if found is None:
             found, reason = self._new_key_file(key)
             if found is None:
@@ -129,14 +153,58 @@ class _Router:
 
     def _new_key_file(self, key: str) -> tuple[CatalogFile | None, str]:
         if not self.allow_new_keys:
-            return None, _unknown_reason(self.source_tag, key)
+            return None, self._unknown_reason(key)
         catalogs = sorted({file.catalog for file in self.target_files})
+        if not catalogs and self.new_files is not None:
+            started = sorted({file.catalog for file in self.source_files})
+            if len(started) == 1:
+                return self._start(self.source_files[0])
         if not catalogs:
             return None, f"{self.tag.code} has no catalog file to add the key to"
         if len(catalogs) > 1:
             return None, f"{self.tag.code} has files of several catalogs ({', '.join(catalogs)}): name the catalog " \
                          "to add the key to"
         return self.target_files[0], ""
+
+    def _unknown_reason(self, key: str) -> str:
+        """Why `key` is refused as unknown: where a key is its source text and no source-locale file
+        gives it (gettext's msgids), the files that were looked in, and where new msgids come from."""
+        if self.source_files or not any(file.format.source_is_key for file in self.target_files):
+            return _unknown_reason(self.source_tag, key)
+        templates = sorted({str(file.template) for file in self.target_files if file.template is not None})
+        where = f"the template {', '.join(templates)}" if templates else f"{self.tag.code}'s file"
+        return (f"{where} has no msgid {key!r} (the key is the msgid, with a context msgctxt + \\x04 + msgid): "
+                "check the key; a new message comes from the source code, through xgettext and msgmerge")
+
+    def _in_template(self, key: str) -> tuple[CatalogFile | None, CatalogFile | None]:
+        """(the target file, its template) where the file's template (the catalog's `template`) has
+        `key`; (None, None) when no template has it."""
+        for file in self.target_files:
+            template = file.template_file(self.source_tag)
+            if template is None:
+                continue
+            document = self.reader.document(template)
+            if document is not None and has_key(template.format, document, key):
+                return file, template
+        return None, None
+
+    def _start(self, counterpart: CatalogFile) -> tuple[CatalogFile | None, str]:
+        """The target's new file of `counterpart`'s catalog and domain (or why it cannot be started)."""
+        assert self.new_files is not None
+        try:
+            file = self.new_files.start(self.reader, counterpart)
+        except ValueError as exc:
+            return None, str(exc)
+        self.target_files.append(file)
+        return file, ""
+
+    def start_every_file(self) -> None:
+        """Start the target's file of every catalog and domain it has none of (a call without messages)."""
+        for counterpart in self.source_files:
+            if _counterpart(self.target_files, counterpart) is None and not counterpart.format.multi_locale:
+                file, reason = self._start(counterpart)
+                if file is not None:
+                    self.empty_files.append(file)
 
     def _need_key_source(self, file: CatalogFile, key: str) -> None:
         self._via_keys.setdefault(file.path, (file, []))[1].append(key)
@@ -158,7 +226,7 @@ class _Router:
                 continue
             message = self.messages[key]
             if message.source_value is None and not self.allow_new_keys:
-                self.refused[key] = [_unknown_reason(self.source_tag, key)]
+                self.refused[key] = [self._unknown_reason(key)]
                 continue
             empty = _empty_reason(message.value, message.source_value)
             if empty is not None:
@@ -168,7 +236,7 @@ class _Router:
                 message.glossary_missing = list(glossary_check(_flat(message.source_value), _flat(message.value)))
 
     def by_file(self) -> dict[Path, tuple[CatalogFile, list[_Message]]]:
-        grouped: dict[Path, tuple[CatalogFile, list[_Message]]] = {}
+        grouped: dict[Path, tuple[CatalogFile, list[_Message]]] = {file.path: (file, []) for file in self.empty_files}
         for key, file in self.chosen.items():
             if key not in self.refused:
                 grouped.setdefault(file.path, (file, []))[1].append(self.messages[key])
@@ -202,6 +270,10 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
                 refused[message.key] = [str(exc)]
                 continue
             try:
+                if message.template is not None and not has_key(fmt, document, message.key):
+                    template = reader.file_data(message.template)
+                    if template is None or not fmt.add_from_template(document, template, tag, message.key):
+                        raise ValueError(f"the template {message.template.path} no longer has it")
                 changed = write_into(document, writes)
             except (KeyError, ValueError, TypeError) as exc:  # the format cannot write it (half written: start over)
                 refused[message.key] = [document_reason(exc)]
@@ -246,7 +318,8 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
                     problems = [problem for _, problem in sorted(found for part in parts
                                                                  for found in problems_of.get(part, ()))]
                     reasons = check_candidate(fmt, tag, key, rendered, problems, message.source, needed,
-                                              message.glossary_missing, limits.get(key))
+                                              message.glossary_missing, limits.get(key), written=read,
+                                              source_value=message.source_value, given=message.value)
                     if reasons:
                         rejected[key] = reasons
         if rejected:
@@ -254,7 +327,10 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]) -> tupl
             remaining, document = [m for m in remaining if m.key not in refused], None
             continue
         outcomes = {key: KeyOutcome(key, "refused", reasons, label) for key, reasons in refused.items()}
-        outcomes.update({key: KeyOutcome(key, "written", [], label) for key in written})
+        values = {m.key: m for m in remaining}
+        outcomes.update({key: KeyOutcome(key, "written", [], label,
+                                         completed_forms(fmt, tag, values[key].value, values[key].source_value))
+                         for key in written})
         outcomes.update({key: KeyOutcome(key, "unchanged", [], label) for key in unchanged})
         return outcomes, after, list(written.values())
 
@@ -286,7 +362,8 @@ def _no_file_reason(source_file: CatalogFile, source_tag: LocaleTag, tag: Locale
     path = _expected_path(source_file, source_tag, tag)
     where = f"create {path} (it may hold no messages yet)" if path is not None else \
         "create the file this catalog's path names for it"
-    return f"{tag.code} has no file of the catalog {source_file.catalog!r} yet: {where}, then write again"
+    return (f"{tag.code} has no file of the catalog {source_file.catalog!r} yet: pass create_locale to start it, or "
+            f"{where}, then write again")
 
 
 def _expected_path(file: CatalogFile, source_tag: LocaleTag, tag: LocaleTag) -> Path | None:

@@ -4,7 +4,7 @@ them, which `apply` replays on each file as it is when written (see the package 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -18,9 +18,9 @@ from parlance_i18n.formats import (
     Value,
 )
 from parlance_i18n.locales import LocaleTag
-from parlance_i18n.loop.forms import Write, write_into
+from parlance_i18n.loop.forms import Write, has_key, write_into
 from parlance_i18n.model.project import CatalogFile
-from parlance_i18n.store import ATTEMPTS, ConcurrentChange, check_inside, edit_file, unified_diff
+from parlance_i18n.store import ATTEMPTS, ConcurrentChange, check_inside, create_file, edit_file, unified_diff
 
 __all__ = ["DropEntries", "Edits", "KeyOutcome", "Status", "Step", "WritePlan", "apply", "document_reason"]
 
@@ -36,6 +36,8 @@ class KeyOutcome:
     status: Status
     reasons: list[str] = field(default_factory=list)
     file: str | None = None
+    completed_from_file: list[str] = field(default_factory=list)
+    """A plural written with fewer forms than the locale needs: the forms the file's own completed."""
 
 
 class Step(Protocol):
@@ -54,6 +56,9 @@ class WritePlan:
     outcomes: list[KeyOutcome]
     files: dict[Path, tuple[bytes, bytes]]
     replay: dict[Path, tuple[CatalogFile, tuple[Step, ...]]] = field(default_factory=dict, repr=False, compare=False)
+    created: dict[Path, bytes] = field(default_factory=dict, repr=False, compare=False)
+    """Files the plan starts (not on disk when planned), with the bytes each starts as before its edits;
+    their `files` entry is (b"", what they will hold)."""
 
     def diff(self, root: Path | None = None) -> str:
         """A unified diff of every file that changes, paths relative to `root` when given."""
@@ -79,8 +84,19 @@ def apply(plan: WritePlan, *, attempts: int = ATTEMPTS) -> WritePlan:
     for path, (before, after) in plan.files.items():
         file, steps = plan.replay[path]
         try:
-            result = edit_file(path, _Replay(steps, before, after), file.tag, _run, within=file.folder,
-                               attempts=attempts)
+            start = plan.created.get(path)
+            if start is None:
+                result = edit_file(path, _Replay(steps, before, after), file.tag, _run, within=file.folder,
+                                   attempts=attempts)
+            else:  # a new file; when someone created it meanwhile, the edits are made on theirs
+                replay = _ReplayDocument(_Replay(steps, start, after), b"")
+
+                def started(current: bytes | None, attempt: int, replay: _ReplayDocument = replay) -> bytes:
+                    replay._data = start if current is None else current
+                    replay.run()
+                    return replay.to_bytes()
+
+                result = create_file(path, started, within=file.folder, attempts=attempts)
         except ConcurrentChange as exc:
             failed[str(path)] = exc.message
             continue
@@ -101,11 +117,13 @@ def apply(plan: WritePlan, *, attempts: int = ATTEMPTS) -> WritePlan:
     outcomes = []
     for outcome in plan.outcomes:
         if outcome.status == "written" and outcome.file in failed:
-            outcome = KeyOutcome(outcome.key, "refused", [*outcome.reasons, failed[outcome.file]], outcome.file)
+            outcome = replace(outcome, status="refused", reasons=[*outcome.reasons, failed[outcome.file]],
+                              completed_from_file=[])
         elif outcome.status == "written" and outcome.file in unchanged:
-            outcome = KeyOutcome(outcome.key, "unchanged", outcome.reasons, outcome.file)
+            outcome = replace(outcome, status="unchanged")
         outcomes.append(outcome)
-    return WritePlan(outcomes, files, {path: plan.replay[path] for path in files})
+    return WritePlan(outcomes, files, {path: plan.replay[path] for path in files},
+                     {path: start for path, start in plan.created.items() if path in files})
 
 
 def _run(document: Document) -> None:
@@ -121,9 +139,17 @@ class Edits:
     writes: tuple[tuple[Write, ...], ...]
     renames: tuple[tuple[str, str], ...] = ()
     limits: ReadLimits = DEFAULT_READ_LIMITS
+    templates: tuple[tuple[str, bytes], ...] = ()
+    """(key, its template's bytes): entries the file lacks, added from the template before the writes."""
 
     def run(self, data: bytes) -> bytes:
-        document = self.fmt.edit(data, self.tag, self.limits)
+        return self.run_on(self.fmt.edit(data, self.tag, self.limits))
+
+    def run_on(self, document: Document) -> bytes:
+        """`run` on a Document of the bytes, parsed already (a plan's lookups parsed it)."""
+        for key, template in self.templates:
+            if not has_key(self.fmt, document, key) and not self.fmt.add_from_template(document, template, self.tag, key):
+                raise ValueError(f"{key!r} is no longer in the template")
         for writes in self.writes:
             write_into(document, writes)
         for old, new in self.renames:
@@ -144,8 +170,13 @@ class DropEntries:
 
     fmt: CatalogFormat
     keys: tuple[str, ...]
+    made: tuple[bytes, bytes] | None = field(default=None, compare=False, repr=False)
+    """(bytes, the result) of these very drops, when planning made them already: run on the same
+    bytes, the step answers it rather than parsing the file again."""
 
     def run(self, data: bytes) -> bytes:
+        if self.made is not None and (data is self.made[0] or data == self.made[0]):
+            return self.made[1]
         return self.fmt.drop_entries(data, self.keys)[0]
 
 
