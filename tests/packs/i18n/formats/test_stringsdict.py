@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from parlance_i18n import formats
-from parlance_i18n.formats import CatalogFileError, Problem
+from parlance_i18n.formats import CatalogFileError, Problem, ReadLimits
 from parlance_i18n.formats.apple.stringsdict import StringsdictDocument, StringsdictFormat, StringsdictMessages
 from parlance_i18n.locales import parse_locale
 
@@ -206,3 +206,106 @@ def test_entries_of_another_shape_are_problems() -> None:
         ("plain", 4, "its value is a <string>, not a <dict>"),
         ("unknown", 5, "its format names the variable 'nope', which it does not define"),
     ]
+
+
+# Entries of every shape a reader meets: each is read once from its text and once, with an empty
+# comment inside its dict (no other markup may be read from the text), from its elements.
+SHAPES = {
+    "usual": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict>"
+             "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+             "<key>NSStringFormatValueTypeKey</key><string>d</string>"
+             "<key>one</key><string>%d file</string><key>other</key><string>%d files</string></dict>",
+    "escaped": "<key>NSStringLocalizedFormatKey</key><string>&#37;#@n@ &amp; more</string><key>n</key>\r\n<dict>"
+               "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+               "<key>other</key><string>%d &lt;b&gt;\r\nfiles</string><key>few</key><string>x</string></dict>",
+    "two variables": "<key>NSStringLocalizedFormatKey</key><string>%#@a@ in %#@b@</string>"
+                     "<key>b</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                     "<key>other</key><string>%d b</string></dict>"
+                     "<key>a</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                     "<key>zero</key><string>none</string><key>other</key><string>%d a</string></dict>",
+    "stray text": "text <key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict>more"
+                  "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                  "<key>other</key><string>%d</string></dict>",
+    "format twice": "<key>NSStringLocalizedFormatKey</key><string>%#@x@</string><key>n</key><dict>"
+                    "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                    "<key>other</key><string>%d</string></dict>"
+                    "<key>NSStringLocalizedFormatKey</key><string>%#@n@!</string>",
+    "variable twice": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict>"
+                      "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                      "<key>other</key><string>first</string></dict><key>n</key><dict>"
+                      "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                      "<key>one</key><string>one</string><key>other</key><string>second</string></dict>",
+    "form twice": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict>"
+                  "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                  "<key>other</key><string>a</string><key>other</key><string>b</string></dict>",
+    "no rule": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict>"
+               "<key>other</key><string>%d</string></dict>",
+    "no format": "<key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                 "<key>other</key><string>%d</string></dict>",
+    "no other": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict>"
+                "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                "<key>one</key><string>%d</string></dict>",
+    "bad specifier": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict>"
+                     "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                     "<key>other</key><string>%d %k</string></dict>",
+    "position 0": "<key>NSStringLocalizedFormatKey</key><string>%0$#@n@</string><key>n</key><dict>"
+                  "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                  "<key>other</key><string>%d</string></dict>",
+    "a key without value": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key>",
+    "a string variable": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><string>x</string>",
+    "a dict format": "<key>NSStringLocalizedFormatKey</key><dict></dict>",
+    "nested dict": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict>"
+                   "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                   "<key>x</key><dict></dict><key>other</key><string>%d</string></dict>",
+    "empty strings": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict>"
+                     "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                     "<key>one</key><string/><key>other</key><string></string></dict>",
+    "attributes": "<key>NSStringLocalizedFormatKey</key><string a='1'>%#@n@</string><key>n</key><dict>"
+                  "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                  "<key>other</key><string>%d</string></dict>",
+    "cdata": "<key>NSStringLocalizedFormatKey</key><string><![CDATA[%#@n@ <b>]]></string><key>n</key><dict>"
+             "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+             "<key>other</key><string>%d</string></dict>",
+    "another element": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><date/><key>n</key><dict>"
+                       "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                       "<key>other</key><string>%d</string></dict>",
+    "a comment": "<key>NSStringLocalizedFormatKey</key><string>%#@n@</string><!-- <key>x</key> --><key>n</key>"
+                 "<dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+                 "<key>other</key><string>%d</string></dict>",
+    "empty": "",
+}
+
+
+def _plist(entries: dict[str, str], inside: str = "") -> bytes:
+    body = "".join(f"\n<key>{name}</key>\n<dict>{inside}{content}</dict>" for name, content in entries.items())
+    return f'<?xml version="1.0"?>\n<plist version="1.0"><dict>{body}\n</dict></plist>\n'.encode()
+
+
+def _seen(messages: StringsdictMessages) -> tuple[object, ...]:
+    return dict(messages.texts), [(p.key, p.line, p.reason) for p in messages.problems]
+
+
+def test_entries_read_from_their_text_are_read_as_from_their_elements() -> None:
+    tag = parse_locale("ru")  # one, few, many, other: a missing form is a problem of its own
+    from_text = STRINGSDICT.read(_plist(SHAPES), tag)
+    from_elements = STRINGSDICT.read(_plist(SHAPES, inside="<!---->"), tag)
+    assert _seen(from_text) == _seen(from_elements)
+    assert set(from_text.texts) == {"usual", "escaped", "two variables", "stray text", "format twice",
+                                    "variable twice", "nested dict", "empty strings", "attributes", "cdata",
+                                    "a comment"}
+    assert from_text.text("escaped") == {"NSStringLocalizedFormatKey": "%#@n@ & more", "n.other": "%d <b>\nfiles",
+                                         "n.few": "x"}
+    assert from_text.text("variable twice") == {"one": "one", "other": "second"}
+
+
+def test_read_keys_reads_those_entries_as_read_does() -> None:
+    tag = parse_locale("en")
+    data = _plist(SHAPES).replace(b"</dict></plist>", b"<key>usual</key><dict></dict>\n</dict></plist>")
+    whole = STRINGSDICT.read(data, tag)
+    wanted = {"usual", "no other", "cdata", "absent"}
+    some = STRINGSDICT.read_keys(data, tag, wanted)
+    assert dict(some.texts) == {key: text for key, text in whole.texts.items() if key in wanted}
+    assert some.problems == [problem for problem in whole.problems if problem.key in wanted]
+    assert [problem.key for problem in some.problems] == ["no other", "usual"]  # defined twice
+    with pytest.raises(CatalogFileError, match="more than 2 messages"):
+        STRINGSDICT.read_keys(data, tag, {"usual"}, ReadLimits(max_messages=2))

@@ -7,7 +7,7 @@ import codecs
 
 import pytest
 
-from parlance_i18n.formats.base import CatalogFileError
+from parlance_i18n.formats.base import CatalogFileError, ReadLimits
 from parlance_i18n.formats.shared.xmledit import (
     XmlBuffer,
     escape_attribute,
@@ -16,7 +16,7 @@ from parlance_i18n.formats.shared.xmledit import (
     set_attribute,
     split_markup,
 )
-from parlance_i18n.formats.shared.xmltext import COMMENT, attributes, scan, tokens, unescape
+from parlance_i18n.formats.shared.xmltext import COMMENT, XmlNode, attributes, scan, tokens, unescape
 
 DOCUMENT = (b'<?xml version="1.0"?>\n<root a="x>y">\n  <!-- note -->\n'
             b'  <item id="1">Caf\xc3\xa9 &amp; <b>bold</b></item>\n'
@@ -172,3 +172,54 @@ def test_buffer_refuses_an_edit_that_breaks_the_xml_and_keeps_the_text() -> None
     assert buffer.to_bytes() == b"<r><a>x</a></r>" and not buffer.changed
     buffer.replace([(a.open_end, a.close_start, "y"), (a.end, a.end, "<b/>")])
     assert buffer.to_bytes() == b"<r><a>y</a><b/></r>"
+
+
+def _shape(node: XmlNode) -> list[tuple[object, ...]]:
+    """Every node under `node` (itself first) as what a format can see of it."""
+    found: list[tuple[object, ...]] = [(node.name, node.attributes, node.start, node.open_end, node.close_start,
+                                        node.end, node.line, node.self_closing)]
+    for child in node.children:
+        found += _shape(child)
+    return found
+
+
+PARTS = [
+    DOCUMENT,
+    # markup that hides tags (a comment, CDATA, a processing instruction) inside elements built later
+    b'<r><d><d>1</d><d/><d x="/>"><!-- </d> --><e><d></d></e></d></d><d><?p </d>?><![CDATA[</d>]]></d><d></d></r>',
+    # line breaks of every kind, and a root preceded by comments and a DOCTYPE
+    b'<?xml version="1.0"?>\r\n<!-- <x> -->\r<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "x">\n'
+    b'<plist v="1">\r\n<dict>\r<key>a</key>\n<dict><key>b</key >\r\n<string/><string >t</string></dict>\n</dict></plist>',
+    # attributes as expat gives them: whitespace read as spaces, references resolved, names prefixed
+    b'<r xmlns:a="u"><a:b a:c="1\t2\r\n3&#10;&amp;&#x41;" d = \'"\' >x</a:b><e f="&lt;/e>"/></r>',
+    "<ré é='ü'><ü>ß</ü><ü/><ü>&amp;<ü>x</ü></ü></ré>".encode(),
+    b"<r/>",
+    b"<r>only text</r>",
+]
+
+
+@pytest.mark.parametrize("data", PARTS)
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_a_tree_built_in_part_is_the_whole_tree_once_read(data: bytes, depth: int) -> None:
+    """A tree built `depth` levels deep (the rest when first read) has the nodes of one built whole."""
+    whole = scan(data, ["-//Apple//DTD PLIST 1.0//EN"])
+    part = scan(data, ["-//Apple//DTD PLIST 1.0//EN"], depth=depth)
+    assert _shape(part.root) == _shape(whole.root)
+
+
+def test_a_tree_built_in_part_takes_default_attributes_from_an_internal_subset() -> None:
+    data = b'<!DOCTYPE r [<!ATTLIST a kind CDATA "plain">]>\n<r><a>x</a><a kind="bold"/></r>'
+    first, second = scan(data, depth=0).root.children
+    assert (first.attributes, second.attributes) == ({"kind": "plain"}, {"kind": "bold"})
+
+
+def test_a_tree_built_in_part_is_checked_whole() -> None:
+    """What is not built yet is checked all the same: a fault deep inside is refused when scanned."""
+    with pytest.raises(CatalogFileError, match="mismatched tag") as caught:
+        scan(b"<r>\n<a><b>\n<c></b></a></r>", depth=0)
+    assert caught.value.line == 3
+    with pytest.raises(CatalogFileError, match="undefined entity"):
+        scan(b"<r><a><b>&nbsp;</b></a></r>", depth=0)
+    with pytest.raises(CatalogFileError, match="more than 20 elements"):
+        scan(b"<r>" + b"<a><b/></a>" * 20 + b"</r>", limits=ReadLimits(max_messages=1), depth=0)
+    scan(b"<r>" + b"<a><b/></a>" * 9 + b"</r>", limits=ReadLimits(max_messages=1), depth=0)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -283,6 +283,14 @@ class CatalogFormat(ABC):
     def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> LocaleMessages:
         """`tag`'s messages in `data`; raises CatalogFileError only when nothing can be read, or when
         the file holds more than `limits` allow."""
+
+    def read_keys(self, data: bytes, tag: LocaleTag, keys: Collection[str],
+                  limits: ReadLimits = DEFAULT_READ_LIMITS) -> LocaleMessages:
+        """`read`, where only `keys` are asked for: the whole file is checked as `read` checks it
+        (raising the same errors), and the messages and problems of `keys` are as `read` finds them;
+        those of other keys may be left out. What a write reads: the source of the messages it
+        writes, and a file it wrote, read back. `read` itself unless a format can save the work."""
+        return self.read(data, tag, limits)
 
     @abstractmethod
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> Document:

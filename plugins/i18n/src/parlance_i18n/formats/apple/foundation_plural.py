@@ -15,6 +15,7 @@ prints `values[name]` if given). `foundation_category` is that choice of categor
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Container, Mapping
 from typing import Any
@@ -171,16 +172,21 @@ def entry_problem(texts: EntryTexts) -> str | None:
     for name, forms in variables:
         if not any(category == "other" for category, _ in forms):
             return f"its variable {name!r} has no 'other' form, which Foundation needs; add one"
-    pieces, _ = _pieces(format_text)
-    for piece in pieces:
-        if isinstance(piece, tuple) and piece[0] not in defined:
-            return f"its format names the variable {piece[0]!r}, which it does not define"
+    around, positions = _format_parts(format_text)
+    for name in positions:
+        if name not in defined:
+            return f"its format names the variable {name!r}, which it does not define"
     from parlance_i18n.formats.shared.printf import compile_printf
 
     # Specifiers are checked one form at a time: combinations grow as 6 ** variables.
-    texts_to_check = ["".join(piece for piece in pieces if isinstance(piece, str))]
-    positions = {name: position for name, position in (piece for piece in pieces if isinstance(piece, tuple))}
-    texts_to_check += [_own_positions(text, positions.get(name, 1)) for name, forms in variables for _, text in forms]
+    texts_to_check = [around]
+    for name, forms in variables:
+        position = positions.get(name, 1)
+        for _, text in forms:
+            # A form of common specifiers numbered for its variable has common specifiers still
+            # (`%d` -> `%2$d`), which are valid: only another form is numbered and compiled.
+            if "%" in text and not (1 <= position <= _SIMPLE_POSITIONS and SIMPLE_FORMAT.fullmatch(text)):
+                texts_to_check.append(_own_positions(text, position))
     try:
         for text in texts_to_check:
             if "%" in text and not SIMPLE_FORMAT.fullmatch(text):
@@ -188,3 +194,16 @@ def entry_problem(texts: EntryTexts) -> str | None:
     except ValueError as error:
         return str(error)
     return None
+
+
+_SIMPLE_POSITIONS = 999
+"""The highest position `SIMPLE_FORMAT` accepts (`%999$d`)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _format_parts(format_text: str) -> tuple[str, dict[str, int]]:
+    """A format's text around its variables, and each variable's position (the last, where it is
+    named twice), in the order they are first named; the few formats of a file are cut once each."""
+    pieces, _ = _pieces(format_text)
+    positions = {piece[0]: piece[1] for piece in pieces if isinstance(piece, tuple)}
+    return "".join(piece for piece in pieces if isinstance(piece, str)), positions

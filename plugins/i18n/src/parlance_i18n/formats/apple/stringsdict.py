@@ -25,7 +25,8 @@ keys cannot be read at all. The DOCTYPE every plist carries is accepted and neve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,10 @@ _VALUE_TYPE = "NSStringFormatValueTypeKey"
 _PLURAL_RULE = "NSStringPluralRuleType"
 PLIST_DOCTYPES = ("-//Apple//DTD PLIST 1.0//EN", "-//Apple Computer//DTD PLIST 1.0//EN")
 _ORDER = {category: index for index, category in enumerate(CATEGORIES)}
+_TREE_DEPTH = 2
+"""The levels of elements built when a file is parsed: its top-level dict and that dict's keys and
+values. An entry's own elements are built when it is first looked at; reading takes most entries
+straight from their text (`_plain_texts`)."""
 
 
 class _Invalid(Exception):
@@ -178,6 +183,64 @@ def _texts(file: XmlFile, entry: _Entry, shared: dict[str, str] | None = None) -
                   for name, variable in entry.variables.items()))
 
 
+# The elements of an entry as almost every entry is written: <key> and <string> holding text, <dict>
+# and </dict>, all without attributes.
+_PLAIN_PIECE = re.compile(r"<(key|string)>([^<]*+)</\1>|<(/?)dict>")
+
+
+def _plain(text: str) -> str:
+    return unescape(text) if "&" in text or "\r" in text else text
+
+
+def _plain_texts(raw: str, shared: dict[str, str]) -> EntryTexts | None:
+    """The texts of a usable entry whose dict's content is `raw`, read straight from the text, as
+    `_entry` and `_texts` read them from its elements; None when `raw` holds other markup (a
+    comment, an attribute, `<string/>`, ...) or the entry is anything but usable (then its
+    elements are read, to say why). Text between the elements is ignored, as it is there."""
+    pieces = _PLAIN_PIECE.findall(raw)  # (tag, text, "/" or "") each; a <dict> or </dict> has no tag
+    count = len(pieces)
+    format_text: str | None = None
+    variables: dict[str, tuple[tuple[str, str], ...]] = {}
+    dicts = 0  # the pieces that are a <dict> or a </dict>: two per variable
+    index = 0
+    while index < count:
+        tag, name, _ = pieces[index]
+        if tag != "key" or index + 1 >= count:
+            return None
+        name = _plain(name)
+        tag, value, slash = pieces[index + 1]
+        if tag == "string" and name == FORMAT_KEY:
+            format_text = _plain(value)
+            index += 2
+            continue
+        if tag or slash or name == FORMAT_KEY:
+            return None
+        index += 2
+        forms: dict[str, str] = {}
+        rule = None
+        while index < count and pieces[index][0]:
+            if index + 1 >= count or pieces[index][0] != "key" or pieces[index + 1][0] != "string":
+                return None
+            setting = _plain(pieces[index][1])
+            if setting == _SPEC_TYPE:
+                rule = _plain(pieces[index + 1][1])
+            elif setting in _ORDER:
+                if setting in forms:
+                    return None
+                forms[_CATEGORY[setting]] = _plain(pieces[index + 1][1])
+            index += 2
+        if index >= count or not pieces[index][2] or rule != _PLURAL_RULE:
+            return None  # a <dict> inside a variable, or a rule that is not plural
+        index += 1
+        dicts += 2
+        variables[name] = tuple(forms.items())
+    # Every '<' of `raw` is one of these pieces' (a <key> or <string> has two): no other markup.
+    if format_text is None or raw.count("<") != 2 * count - dicts:
+        return None
+    common = shared.setdefault
+    return common(format_text, format_text), tuple((common(name, name), forms) for name, forms in variables.items())
+
+
 def _comments(file: XmlFile, parent: XmlNode) -> dict[int, str]:
     """The comment just before each child of `parent` (by the child's offset), where there is one."""
     found = {}
@@ -207,7 +270,9 @@ class StringsdictMessages(TextMessages[EntryTexts]):
         return PluralFormat(text, plural_rules(self.tag))
 
 
-def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> StringsdictMessages:
+def _read(data: bytes, tag: LocaleTag, limits: ReadLimits, keys: Collection[str] | None = None) -> StringsdictMessages:
+    """The file's entries; only those of `keys` when given (every key is still counted and the
+    whole file checked)."""
     file = _scan(data, limits)
     messages = StringsdictMessages(tag)
     top = file.root.first("dict")
@@ -217,12 +282,17 @@ def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> StringsdictMessage
     for pair in _top(file):
         line = pair.key.line
         if pair.name in lines:
-            messages.problems.append(first_one_used(pair.name, line, lines[pair.name]))
+            if keys is None or pair.name in keys:
+                messages.problems.append(first_one_used(pair.name, line, lines[pair.name]))
             continue
         lines[pair.name] = line
         check_count(len(lines), limits)
+        if keys is not None and pair.name not in keys:
+            continue
         try:
-            texts = _texts(file, _entry(file, pair), shared)
+            value = pair.value
+            plain = _plain_texts(file.content(value), shared) if value.name == "dict" else None
+            texts = plain if plain is not None else _texts(file, _entry(file, pair), shared)
             reason = entry_problem(texts)
             if reason is not None:
                 raise _Invalid(reason)
@@ -240,7 +310,7 @@ def _scan(data: bytes, limits: ReadLimits) -> XmlFile:
     if data.startswith(b"bplist"):
         raise CatalogFileError("the file is a binary property list; convert it to XML with "
                                "`plutil -convert xml1 <file>`", None)
-    return scan(data, PLIST_DOCTYPES, limits)
+    return scan(data, PLIST_DOCTYPES, limits, _TREE_DEPTH)
 
 
 # --- editing ---------------------------------------------------------------------------------------------------
@@ -278,6 +348,8 @@ def _split(value: Value, entry: _Entry) -> tuple[str, dict[str, dict[str, str]]]
 
 class StringsdictDocument(XmlDocument):
     """A .stringsdict being edited: values as described in the module docstring."""
+
+    TREE_DEPTH = _TREE_DEPTH
 
     def __init__(self, data: bytes, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
         if data.startswith(b"bplist"):
@@ -551,6 +623,12 @@ class StringsdictFormat(AppleFormat):
 
     def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> StringsdictMessages:
         return _read(data, tag, limits)
+
+    def read_keys(self, data: bytes, tag: LocaleTag, keys: Collection[str],
+                  limits: ReadLimits = DEFAULT_READ_LIMITS) -> StringsdictMessages:
+        """`read`, reading the entries of `keys` alone: the others' names are still counted and
+        compared, and the whole file checked."""
+        return _read(data, tag, limits, keys)
 
     def edit(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> StringsdictDocument:
         return StringsdictDocument(data, limits)

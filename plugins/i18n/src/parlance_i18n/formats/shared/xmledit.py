@@ -183,10 +183,11 @@ class XmlBuffer:
     and written back in the original encoding. Untouched, `to_bytes()` is the original bytes."""
 
     def __init__(self, data: bytes, allowed_doctypes: Collection[str] = (),
-                 limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+                 limits: ReadLimits = DEFAULT_READ_LIMITS, depth: int | None = None) -> None:
         self._original = data
         self._allowed = allowed_doctypes
-        self.file = scan(data, allowed_doctypes, limits)
+        self._depth = depth  # as `scan` takes it
+        self.file = scan(data, allowed_doctypes, limits, depth)
         self.changed = False
         self.planned: Splices[bytes] = Splices()  # edits of `file.text` not made yet
 
@@ -210,7 +211,7 @@ class XmlBuffer:
     def parse(self, text: bytes) -> XmlNode:
         """The root of `text`; ValueError when an edit left it not well-formed."""
         try:
-            return parse_root(text, self._allowed)
+            return parse_root(text, self._allowed, depth=self._depth)
         except CatalogFileError as error:
             raise ValueError(f"the edit would leave the file unreadable ({error.reason})") from None
 
@@ -253,12 +254,15 @@ class XmlDocument(Document):
     """
 
     PLANS_EDITS: ClassVar[bool] = True
+    TREE_DEPTH: ClassVar[int | None] = None
+    """How many levels of elements below the root are built when the file is parsed (`scan`'s
+    `depth`): those of a deeper element when first asked for. None: all of them."""
     _unreadable: ClassVar[str] = "cannot be written so that it reads back unchanged"
     """What `_apply` says, after the key, when a value does not read back as it was given."""
 
     def __init__(self, data: bytes, allowed_doctypes: Collection[str] = (),
                  limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
-        self._buffer = XmlBuffer(data, allowed_doctypes, limits)
+        self._buffer = XmlBuffer(data, allowed_doctypes, limits, self.TREE_DEPTH)
         self._allowed = allowed_doctypes
         self._limits = limits
         self._reindex()

@@ -8,6 +8,9 @@ so a format can read its messages and splice a new value into exactly the bytes 
 - `root`: an `XmlNode` tree of elements and comments with the offsets of each start tag, content
   and end tag, and the line each starts on. Content is never decoded up front: a format slices the
   raw content (`content`) and reads it with `tokens`, `unescape` or its own rules (aapt2's, ...).
+  With `depth`, only that many levels below the root are built as the file is parsed, each deeper
+  element's children when first asked for (`.stringsdict`: its entries, which it mostly reads
+  straight from their text); the whole text is checked by expat first either way.
 
 Hostile XML is refused before it can cost anything, with a `CatalogFileError` naming the reason:
 entity declarations (billion laughs, quadratic blowup, external entities: `<!ENTITY` is refused
@@ -17,7 +20,8 @@ names Apple's). No DTD or entity is ever fetched: parameter entities are never p
 external-entity handler refuses. A file past its `ReadLimits` is refused too: more text than it may
 hold, before parsing, and more elements than `ELEMENTS_PER_MESSAGE` times the messages it may hold,
 counted as they are parsed (a message takes a few elements: a unit, its source, target and note;
-a plural's items), so that no file can make the tree outgrow what its messages need.
+a plural's items), so that no file can make the tree outgrow what its messages need (a tree built
+in part is counted before anything is built, when the file has more '<' than that).
 
 The editing side (escaping, offsets to splice, `XmlDocument`) is `xmledit`.
 """
@@ -27,9 +31,9 @@ from __future__ import annotations
 import codecs
 import gc
 import re
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from xml.parsers import expat
 
 from parlance_i18n.formats.base import DEFAULT_READ_LIMITS, CatalogFileError, ReadLimits
@@ -89,6 +93,33 @@ class XmlNode:
 
     def first(self, name: str) -> XmlNode | None:
         return next(self.elements(name), None)
+
+
+_CHILDREN = XmlNode.__dict__["children"]  # the slot itself, which `_UnbuiltNode.children` stands in front of
+
+
+class _UnbuiltNode(XmlNode):
+    """An element whose children are built when first asked for (`scan`'s `depth`); an `XmlNode`
+    like any other to its reader. Only these nodes pay for the check, not every other node's
+    `children`."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: _Source, *fields: Any) -> None:
+        super().__init__(*fields)
+        self.source: _Source | None = source
+
+    @property
+    def children(self) -> Sequence[XmlNode]:
+        source = self.source
+        if source is not None:
+            self.source = None
+            source.build_children(self)
+        return _CHILDREN.__get__(self)  # type: ignore[no-any-return]
+
+    @children.setter
+    def children(self, value: Sequence[XmlNode]) -> None:
+        _CHILDREN.__set__(self, value)
 
 
 @dataclass(slots=True)
@@ -164,12 +195,16 @@ class _Refused(Exception):
         self.line = line
 
 
-def scan(data: bytes, allowed_doctypes: Collection[str] = (), limits: ReadLimits = DEFAULT_READ_LIMITS) -> XmlFile:
+def scan(data: bytes, allowed_doctypes: Collection[str] = (), limits: ReadLimits = DEFAULT_READ_LIMITS,
+         depth: int | None = None) -> XmlFile:
     """Parse `data`; raises CatalogFileError when it is not well-formed, hostile, undecodable, or
     more than `limits` allow.
 
     `allowed_doctypes`: public identifiers (`-//Apple//DTD PLIST 1.0//EN`) a DOCTYPE may name. The
-    DTD is never read; any other external DTD is refused.
+    DTD is never read; any other external DTD is refused. `depth`: how many levels of elements below
+    the root are built up front (None: all); a deeper element's children are built when first asked
+    for, so that a format that reads most entries from their raw text builds no node inside them.
+    The whole text is checked either way.
     """
     encoding, bom = _detect_encoding(data)
     if encoding == "utf-8":
@@ -186,7 +221,7 @@ def scan(data: bytes, allowed_doctypes: Collection[str] = (), limits: ReadLimits
                                    "edited byte-exactly; save it as UTF-8", None)
         text = decoded.encode("utf-8")
     check_text(text, limits)
-    root = parse_root(text, allowed_doctypes, limits.max_messages * ELEMENTS_PER_MESSAGE)
+    root = parse_root(text, allowed_doctypes, limits.max_messages * ELEMENTS_PER_MESSAGE, depth)
     first_newline = _NEWLINE.search(text)
     newline = first_newline.group().decode("ascii") if first_newline else "\n"
     return XmlFile(text=text, root=root, encoding=encoding, bom=bom, newline=newline)
@@ -220,19 +255,306 @@ _HANDLERS = ("StartElementHandler", "EndElementHandler", "CommentHandler", "Star
              "EntityDeclHandler", "UnparsedEntityDeclHandler", "ExternalEntityRefHandler", "SkippedEntityHandler")
 
 
-def _adopt(parent: XmlNode, child: XmlNode) -> None:
-    if parent.children:
-        parent.children.append(child)  # type: ignore[attr-defined]
-    else:
-        parent.children = [child]
-
-
-def parse_root(text: bytes, allowed_doctypes: Collection[str], max_nodes: int | None = None) -> XmlNode:
+def parse_root(text: bytes, allowed_doctypes: Collection[str], max_nodes: int | None = None,
+               depth: int | None = None) -> XmlNode:
     """The element tree of `text` (UTF-8, as `XmlFile.text`); CatalogFileError as `scan` raises it,
-    and when it holds more than `max_nodes` elements and comments."""
+    and when it holds more than `max_nodes` elements and comments; `depth` as `scan` takes it.
+
+    The whole tree is built from expat's calls as it parses (`_expat_tree`). A tree built in part
+    (`depth`) takes two passes: expat checks the whole text with no Python call per element
+    (`_check`), then `_Source` builds the elements it is asked for with one regular expression match
+    per tag (per element, for an element holding only text), which on checked text finds exactly
+    the elements expat does. A DOCTYPE with an internal subset can give attributes defaults, which
+    only expat applies: such a file's tree is always built whole, from expat's calls.
+    """
+    if depth is not None:
+        root = _check(text, allowed_doctypes, max_nodes)
+        if not root.internal_subset:
+            return _without_collecting(lambda: _Source(text).tree(root.start, root.line, depth + 1))
+    return _without_collecting(lambda: _expat_tree(text, allowed_doctypes, max_nodes))
+
+
+def _without_collecting(build: Callable[[], XmlNode]) -> XmlNode:
+    """`build()` with the cyclic garbage collector paused: the tree is one object per element and
+    creates no cycle, so collecting while it grows only costs time (a third of it on a 7 MB file)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return build()
+    finally:
+        if collecting:
+            gc.enable()
+
+
+class _Root(NamedTuple):
+    start: int
+    line: int
+    internal_subset: bool
+
+
+def _check(text: bytes, allowed_doctypes: Collection[str], max_nodes: int | None) -> _Root:
+    """Parse `text` with expat, building nothing; where its root element starts, and whether its
+    DOCTYPE has an internal subset. Raises CatalogFileError for what `scan` refuses."""
+    parser = _parser()
+    found: list[int] = []
+    internal: list[bool] = []
+    # More elements than `max_nodes` need more '<' than that: only then is each one counted.
+    counting = max_nodes is not None and text.count(b"<") > max_nodes
+    left = max_nodes or 0
+
+    def root(name: str, attrs: object) -> None:
+        found.extend((parser.CurrentByteIndex, parser.CurrentLineNumber))
+        parser.StartElementHandler = None  # the rest of the elements cost expat alone
+
+    def counted_element(name: str, attrs: object) -> None:
+        if not found:
+            found.extend((parser.CurrentByteIndex, parser.CurrentLineNumber))
+        counted()
+
+    def counted(*_: object) -> None:
+        nonlocal left
+        left -= 1
+        if left < 0:
+            raise _too_many(parser, max_nodes)
+
+    def doctype(name: str, system_id: str | None, public_id: str | None, has_internal_subset: int) -> None:
+        internal.append(bool(has_internal_subset))
+        _check_doctype(parser, allowed_doctypes, system_id, public_id)
+
+    if not counting:
+        parser.StartElementHandler = root
+    else:
+        parser.StartElementHandler = counted_element
+        parser.CommentHandler = counted
+    parser.StartDoctypeDeclHandler = doctype
+    _run(parser, text)
+    return _Root(found[0], found[1], any(internal))
+
+
+def _parser() -> expat.XMLParserType:
+    """An expat parser that never reads a DTD and refuses what `scan` refuses (its doctype check aside)."""
     parser = expat.ParserCreate("UTF-8")  # the text is UTF-8 whatever the declaration says
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.buffer_text = False
+
+    def entity(name: str, *_: object) -> None:
+        raise _Refused(f"the DOCTYPE declares the entity {name[:40]!r}; entity declarations are refused "
+                       "(they can expand without bound or read other files): remove them and write the text",
+                       parser.CurrentLineNumber)
+
+    def external(*_: object) -> int:
+        raise _Refused("the file refers to an external entity, which is never read", parser.CurrentLineNumber)
+
+    def skipped(name: str, _: int) -> None:
+        raise _Refused(f"the entity &{name[:40]}; is not defined (entities of a DTD are never read); write the "
+                       "character itself or a character reference such as &#160;", parser.CurrentLineNumber)
+
+    parser.EntityDeclHandler = entity
+    parser.UnparsedEntityDeclHandler = entity
+    parser.ExternalEntityRefHandler = external
+    parser.SkippedEntityHandler = skipped
+    return parser
+
+
+def _check_doctype(parser: expat.XMLParserType, allowed_doctypes: Collection[str], system_id: str | None,
+                   public_id: str | None) -> None:
+    if (system_id or public_id) and public_id not in allowed_doctypes:
+        named = public_id or system_id or ""
+        raise _Refused(f"the DOCTYPE names an external DTD ({named[:80]!r}), which is never fetched; "
+                       "remove the DOCTYPE line", parser.CurrentLineNumber)
+
+
+def _run(parser: expat.XMLParserType, text: bytes) -> None:
+    """Parse all of `text`; CatalogFileError for what is not well-formed or refused."""
+    try:
+        parser.Parse(text, True)
+    except _Refused as refused:
+        raise CatalogFileError(refused.reason, refused.line) from None
+    except expat.ExpatError as error:
+        if error.code == expat.errors.codes[expat.errors.XML_ERROR_UNDEFINED_ENTITY]:
+            raise CatalogFileError("the file uses an undefined entity (XML defines only &lt; &gt; &amp; &quot; "
+                                   "&apos;); write the character itself or a reference such as &#160;",
+                                   error.lineno) from None
+        raise CatalogFileError(f"the file is not well-formed XML: {expat.ErrorString(error.code)}",
+                               error.lineno) from None
+    finally:  # the handlers refer to the parser: break that cycle so it is freed
+        for handler in _HANDLERS:
+            setattr(parser, handler, None)
+
+
+# One match per piece of markup inside the root element. A start tag followed by text and its own end
+# tag is matched whole (a leaf: most elements of a catalog), so that it takes one step, not two.
+# Inside checked XML a '<' starts markup and nothing else, and a tag ends at the first '>' outside
+# its quoted attribute values.
+_MARKUP = re.compile(rb"""
+    <(?:
+        (?P<name>[^\s/>!?]+)(?P<attributes>(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*
+            (?:(?P<empty>/)>|>(?:(?P<text>[^<]*+)</(?P=name)\s*>)?)
+      | (?P<close>/)[^>]*>
+      | (?P<comment>!--).*?-->
+      | !\[CDATA\[.*?\]\]>
+      | \?.*?\?>
+    )""", re.S | re.X)
+_NAME, _ATTRIBUTES, _EMPTY, _TEXT, _CLOSE, _COMMENT_GROUP = (_MARKUP.groupindex[group] for group in (
+    "name", "attributes", "empty", "text", "close", "comment"))
+
+
+class _Source:
+    """Checked text (`_check`) the tree is built from: each element and comment inside the root, to
+    `levels` levels below the document (the root is the first; None: all), the children of a deeper
+    element being built when first asked for (`XmlNode.children`)."""
+
+    __slots__ = ("_lines", "_names", "_same_name", "text")
+
+    def __init__(self, text: bytes) -> None:
+        self.text = text
+        # Lines are counted as expat counts them: CRLF, LF and CR each end one (a copy of the text
+        # with every line break one LF, at the same offsets, is counted when the file has a CR).
+        self._lines = text.replace(b"\r\n", b" \n").replace(b"\r", b"\n") if b"\r" in text else text
+        self._names: dict[bytes, str] = {}
+        self._same_name: dict[bytes, re.Pattern[bytes]] = {}
+
+    def tree(self, root_start: int, root_line: int, levels: int | None) -> XmlNode:
+        """The root element, which starts at `root_start` on line `root_line`."""
+        document = XmlNode("", {}, 0, 0, len(self.text), len(self.text), 1)
+        self._build(document, root_start, root_line, len(self.text), levels)
+        return document.children[0]
+
+    def build_children(self, node: XmlNode) -> None:
+        line = node.line + self._lines.count(b"\n", node.start, node.open_end)
+        self._build(node, node.open_end, line, node.close_start, None)
+
+    def _build(self, parent: XmlNode, position: int, line: int, stop: int, levels: int | None) -> None:
+        """Build `parent`'s children from `position` (on `line`) to `stop`."""
+        text = self.text
+        count_lines = self._lines.count
+        names = self._names
+        stack = [parent]
+        current = parent
+        counted_to = position
+        document = not parent.name
+        while True:  # once per element skipped (`levels`): matching goes on after it
+            for match in _MARKUP.finditer(text, position, stop):
+                kind = match.lastindex  # which group closed last says what was matched
+                if kind == _CLOSE:
+                    node = stack.pop()
+                    node.close_start, node.end = match.span()
+                    if document and len(stack) == 1:
+                        return  # the root element has ended: what follows it is no element's
+                    current = stack[-1]
+                    continue
+                if kind is None:
+                    continue  # CDATA or a processing instruction: content, as text is
+                start, end = match.span()
+                line += count_lines(b"\n", counted_to, start)
+                counted_to = start
+                if kind == _COMMENT_GROUP:
+                    node = XmlNode(COMMENT, {}, start, start + 4, end - 3, end, line)
+                else:
+                    raw_name = match.group(_NAME)
+                    name = names.get(raw_name)
+                    if name is None:
+                        name = names[raw_name] = raw_name.decode("utf-8")
+                    attributes_raw = match.group(_ATTRIBUTES)
+                    attrs = _attribute_values(attributes_raw) if attributes_raw else {}
+                    if kind == _TEXT:
+                        open_end, close_start = match.span(_TEXT)
+                        node = XmlNode(name, attrs, start, open_end, close_start, end, line)
+                    elif kind == _ATTRIBUTES and levels is not None and len(stack) >= levels:
+                        close_start, position = self._skip(raw_name, end)
+                        node = _UnbuiltNode(self, name, attrs, start, end, close_start, position, line)
+                    else:
+                        node = XmlNode(name, attrs, start, end, end, end, line)
+                if current.children:
+                    current.children.append(node)  # type: ignore[attr-defined]
+                else:
+                    current.children = [node]
+                if kind != _ATTRIBUTES:  # a comment, an empty element or one holding only text
+                    if document and current is parent:
+                        return  # the root element is one of these
+                    continue
+                if node.__class__ is _UnbuiltNode:
+                    break  # matching goes on after its end
+                stack.append(node)
+                current = node
+            else:
+                return
+
+    def _skip(self, name: bytes, position: int) -> tuple[int, int]:
+        """(`close_start`, `end`) of the element `name` whose start tag ends at `position`, found
+        by its name alone: in checked text only a comment, CDATA or a processing instruction can
+        hold a '<' that is no tag, and when one is inside, every piece of markup is walked instead."""
+        text = self.text
+        same = self._same_name.get(name)
+        if same is None:
+            same = self._same_name[name] = re.compile(b"<(/?)" + re.escape(name) + rb"(?=[\s/>])")
+        depth = 1
+        for found in same.finditer(text, position):
+            if found.group(1):
+                depth -= 1
+                if depth == 0:
+                    close_start = found.start()
+                    break
+            elif text[found.end()] == 62:  # `<name>`
+                depth += 1
+            else:
+                tag = _START_TAG.match(text, found.start())
+                assert tag is not None
+                if text[tag.end() - 2] != 47:  # not `<name .../>`
+                    depth += 1
+        else:
+            raise AssertionError("checked text closes every element")
+        if text.find(b"<!", position, close_start) < 0 and text.find(b"<?", position, close_start) < 0:
+            return close_start, text.index(b">", close_start) + 1
+        return self._walk_to_end(position)
+
+    def _walk_to_end(self, position: int) -> tuple[int, int]:
+        """`_skip`'s answer from every piece of markup after `position`."""
+        depth = 1
+        for match in _MARKUP.finditer(self.text, position):
+            if match.group(_CLOSE) is not None:
+                depth -= 1
+                if depth == 0:
+                    return match.span()
+            elif match.group(_NAME) is not None and match.group(_TEXT) is None and match.group(_EMPTY) is None:
+                depth += 1
+        raise AssertionError("checked text closes every element")
+
+
+_ATTRIBUTE_BYTES = re.compile(rb"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_ATTRIBUTE_WHITESPACE = re.compile(r"\r\n|[\t\n\r]")
+_PLAIN_VALUE = re.compile(r"[^\t\n\r&]*").fullmatch
+_REFERENCE = re.compile(r"&(#x[0-9A-Fa-f]+|#[0-9]+|[^;]*);")
+
+
+def _attribute_values(raw: bytes) -> dict[str, str]:
+    """The attributes of a checked start tag's `raw` attribute list, as expat gives them: line breaks
+    and tabs written in a value read as spaces, references resolved, and a reference to an entity
+    of an external DTD (never read) dropped."""
+    found = {}
+    for name, double, single in _ATTRIBUTE_BYTES.findall(raw):
+        value = (double or single).decode("utf-8")
+        if not _PLAIN_VALUE(value):
+            value = _ATTRIBUTE_WHITESPACE.sub(" ", value)
+            if "&" in value:
+                value = _REFERENCE.sub(_attribute_reference, value)
+        found[name.decode("utf-8")] = value
+    return found
+
+
+def _attribute_reference(match: re.Match[str]) -> str:
+    name = match.group(1)
+    if name.startswith("#x"):
+        return chr(int(name[2:], 16))
+    if name.startswith("#"):
+        return chr(int(name[1:]))
+    return _PREDEFINED.get(name, "")
+
+
+def _expat_tree(text: bytes, allowed_doctypes: Collection[str], max_nodes: int | None) -> XmlNode:
+    """The tree of `text` built from expat's calls as it parses (attributes as a DTD's internal
+    subset gives them); CatalogFileError as `parse_root` raises it."""
+    parser = _parser()
     document = XmlNode("", {}, 0, 0, len(text), len(text), 1)
     stack = [document]
     start_tag = _START_TAG.match
@@ -240,16 +562,11 @@ def parse_root(text: bytes, allowed_doctypes: Collection[str], max_nodes: int | 
     count = text.count
     left = max_nodes if max_nodes is not None else -1  # counting down from -1 never reaches it: no limit
 
-    def too_many() -> None:
-        raise _Refused(f"the file holds more than {max_nodes:,} elements, more than "
-                       f"{(max_nodes or 0) // ELEMENTS_PER_MESSAGE:,} messages can take ([packs.i18n] "
-                       "max_file_messages)", parser.CurrentLineNumber)
-
     def start(name: str, attrs: dict[str, str]) -> None:
         nonlocal left
         left -= 1
         if left == -1:
-            too_many()
+            raise _too_many(parser, max_nodes)
         at = parser.CurrentByteIndex
         open_end = find(b">", at) + 1
         # A '>' inside a quoted attribute value leaves a quote open before it: then match properly.
@@ -276,61 +593,34 @@ def parse_root(text: bytes, allowed_doctypes: Collection[str], max_nodes: int | 
         nonlocal left
         left -= 1
         if left == -1:
-            too_many()
+            raise _too_many(parser, max_nodes)
         at = parser.CurrentByteIndex
         close = text.index(b"-->", at + 4)
-        _adopt(stack[-1], XmlNode(COMMENT, {}, at, at + 4, close, close + 3, parser.CurrentLineNumber))
+        node = XmlNode(COMMENT, {}, at, at + 4, close, close + 3, parser.CurrentLineNumber)
+        parent = stack[-1]
+        if parent.children:
+            parent.children.append(node)  # type: ignore[attr-defined]
+        else:
+            parent.children = [node]
 
     def doctype(name: str, system_id: str | None, public_id: str | None, _: int) -> None:
-        if (system_id or public_id) and public_id not in allowed_doctypes:
-            named = public_id or system_id or ""
-            raise _Refused(f"the DOCTYPE names an external DTD ({named[:80]!r}), which is never fetched; "
-                           "remove the DOCTYPE line", parser.CurrentLineNumber)
-
-    def entity(name: str, *_: object) -> None:
-        raise _Refused(f"the DOCTYPE declares the entity {name[:40]!r}; entity declarations are refused "
-                       "(they can expand without bound or read other files): remove them and write the text",
-                       parser.CurrentLineNumber)
-
-    def external(*_: object) -> int:
-        raise _Refused("the file refers to an external entity, which is never read", parser.CurrentLineNumber)
-
-    def skipped(name: str, _: int) -> None:
-        raise _Refused(f"the entity &{name[:40]}; is not defined (entities of a DTD are never read); write the "
-                       "character itself or a character reference such as &#160;", parser.CurrentLineNumber)
+        _check_doctype(parser, allowed_doctypes, system_id, public_id)
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CommentHandler = comment
     parser.StartDoctypeDeclHandler = doctype
-    parser.EntityDeclHandler = entity
-    parser.UnparsedEntityDeclHandler = entity
-    parser.ExternalEntityRefHandler = external
-    parser.SkippedEntityHandler = skipped
-    # The tree is one object per element and creates no cycle: collecting while it grows only costs
-    # time (a third of it on a 7 MB file), so the collector waits until it is built.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        parser.Parse(text, True)
-    except _Refused as refused:
-        raise CatalogFileError(refused.reason, refused.line) from None
-    except expat.ExpatError as error:
-        if error.code == expat.errors.codes[expat.errors.XML_ERROR_UNDEFINED_ENTITY]:
-            raise CatalogFileError("the file uses an undefined entity (XML defines only &lt; &gt; &amp; &quot; "
-                                   "&apos;); write the character itself or a reference such as &#160;",
-                                   error.lineno) from None
-        raise CatalogFileError(f"the file is not well-formed XML: {expat.ErrorString(error.code)}",
-                               error.lineno) from None
-    finally:  # the handlers refer to the parser: break that cycle so the tree is freed with the file
-        for handler in _HANDLERS:
-            setattr(parser, handler, None)
-        if collecting:
-            gc.enable()
+    _run(parser, text)
     roots = list(document.elements())
     if not roots:
         raise CatalogFileError("the file has no root element", None)
     return roots[0]
+
+
+def _too_many(parser: expat.XMLParserType, max_nodes: int | None) -> _Refused:
+    return _Refused(f"the file holds more than {max_nodes:,} elements, more than "
+                    f"{(max_nodes or 0) // ELEMENTS_PER_MESSAGE:,} messages can take ([packs.i18n] "
+                    "max_file_messages)", parser.CurrentLineNumber)
 
 
 # --- reading content ----------------------------------------------------------------------------------

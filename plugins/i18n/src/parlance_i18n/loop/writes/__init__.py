@@ -6,7 +6,9 @@ file, the bytes it will have; nothing is written until `apply`. A dry run is a p
 `plan_set_messages` puts each message in the file of the target locale that has its key, else in
 the file of the same catalog (and gettext domain) whose source-locale counterpart has it. It
 applies every message to the file's Document in memory, reads the new bytes back with the format,
-and checks each message as the file will hold it (`validate.check_candidate`). Refused messages
+and checks each message as the file will hold it (`validate.check_candidate`). The source files
+and the bytes read back are read for the messages written (`CatalogFormat.read_keys`: the whole
+file is checked, the entries of the other keys may be skipped). Refused messages
 are left out and the file is planned again without them, so a refused message never reaches a
 file while the valid ones of the same call are written.
 

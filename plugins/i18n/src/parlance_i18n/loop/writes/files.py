@@ -5,7 +5,7 @@ the file's folder, a regular file, within the catalog's `max_file_bytes`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +19,12 @@ __all__ = ["Reader", "in_catalog"]
 
 class Reader:
     """Each file's bytes, messages and Document, read from disk once per plan, each file within
-    `limits` (past them, it is a file that cannot be read, with the reason)."""
+    `limits` (past them, it is a file that cannot be read, with the reason). Given `keys`, the
+    messages are those of `keys` (`CatalogFormat.read_keys`): all a plan that writes them asks for."""
 
-    def __init__(self, limits: ReadLimits = DEFAULT_READ_LIMITS) -> None:
+    def __init__(self, limits: ReadLimits = DEFAULT_READ_LIMITS, keys: Collection[str] | None = None) -> None:
         self.limits = limits
+        self.keys = keys
         self.errors: dict[Path, str] = {}
         self._data: dict[Path, bytes | None] = {}
         self._files: dict[Path, CatalogFile] = {}  # how each path was met, so it is read as its catalog's file
@@ -61,7 +63,10 @@ class Reader:
     def messages(self, file: CatalogFile) -> LocaleMessages | None:
         slot = (file.path, file.tag)
         if slot not in self._messages:
-            self._messages[slot] = self._parse(file, file.format.read)
+            keys = self.keys
+            read = file.format.read if keys is None else \
+                lambda data, tag, limits: file.format.read_keys(data, tag, keys, limits)
+            self._messages[slot] = self._parse(file, read)
         return self._messages[slot]
 
     def document(self, file: CatalogFile) -> Document | None:

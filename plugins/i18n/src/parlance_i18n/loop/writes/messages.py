@@ -63,7 +63,8 @@ def plan_set_messages(target: ProjectLocale, source: ProjectLocale, messages: Ma
         known = sorted({file.catalog for file in (*target.files, *source.files)})
         reason = f"no catalog is named {catalog!r}; the project's are: {', '.join(known) or 'none'}"
         return WritePlan([KeyOutcome(key, "refused", [reason]) for key in messages], {})
-    router = _Router(Reader(limits), source_files, target_files, source.tag, target.tag, allow_new_keys, new_files)
+    router = _Router(Reader(limits, keys=messages.keys()), source_files, target_files, source.tag, target.tag,
+                     allow_new_keys, new_files)
     for key, value in messages.items():
         router.route(key, value)
     if not messages and new_files is not None:
@@ -306,8 +307,10 @@ def _plan_file(reader: Reader, file: CatalogFile, items: list[_Message]
             continue
         rejected: dict[str, list[str]] = {}
         if written:
+            # What is checked of each message is its own keys' messages and problems: only they are read.
+            checked = {*written, *(doc_key for writes in written.values() for doc_key, _ in writes)}
             try:
-                read = fmt.read(after, tag, reader.limits)
+                read = fmt.read_keys(after, tag, checked, reader.limits)
             except CatalogFileError as exc:
                 reason = f"the file could not be read once written ({exc.reason}), so nothing is written to it"
                 rejected = {key: [reason] for key in written}
