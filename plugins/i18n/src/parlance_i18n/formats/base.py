@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -179,6 +179,12 @@ class LocaleMessages(Mapping[str, Renderable], ABC):
     def comment(self, key: str) -> str | None:
         """Notes for translators the file keeps for `key` (PO `#.`, ARB description, XLIFF note, ...)."""
         return None
+
+    def document_order(self) -> Iterable[str]:
+        """The file's keys in the order it writes them, as its Document names them (i18next: each plural
+        form's own key, `items_one`): where a new key goes in a translation (`loop/placement`).
+        Default: the keys, iterated."""
+        return iter(self)
 
 
 class Document(ABC):

@@ -111,8 +111,8 @@ def refuse_lone_surrogates(text: str) -> None:
     """CatalogFileError at the first `\\uD800`-`\\uDFFF` escape that is half of a surrogate pair alone.
     JSON's grammar allows one, and `json.loads` (like `JSON.parse`) keeps it in the string; but it is no
     character: no answer (UTF-8 JSON) can carry it, so the file is refused as one that is not UTF-8 is."""
-    if not _SURROGATE_ESCAPE.search(text):  # the usual file: one scan, in C
-        return
+    if "\\ud" not in text and "\\uD" not in text:  # the usual file: two substring scans, in C (a regular
+        return                                        # expression's scan costs ten times more on a large file)
     paired_until = -1
     for match in _SURROGATE_ESCAPE.finditer(text):
         backslashes, unit = match.groups()

@@ -355,7 +355,7 @@ def _placement(reader: Reader, placements: dict[Path, Placement | None], origin:
         return None
     if origin.path not in placements:
         messages = reader.messages(origin)
-        placements[origin.path] = Placement(messages, document) if messages is not None else None
+        placements[origin.path] = Placement(messages.document_order(), document) if messages is not None else None
     return placements[origin.path]
 
 
