@@ -23,8 +23,6 @@ go to bench/results/delete_scaling.json.
 
 from __future__ import annotations
 
-import argparse
-import platform
 import random
 import statistics
 import sys
@@ -34,8 +32,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reporting import publish  # noqa: E402
-from write_scaling import SHAPES, build, messages  # noqa: E402
+from write_scaling import SHAPES, build, messages, run_scaling  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "delete_scaling.json"
 GOAL_SIZE, GOAL_SECONDS = 1000, 2.0
@@ -130,20 +127,7 @@ def print_table(result: dict[str, Any]) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--keys", type=int, default=20_000)
-    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
-    parser.add_argument("--formats", nargs="+", choices=sorted(SHAPES), default=list(SHAPES))
-    parser.add_argument("--budget", type=float, default=30.0,
-                        help="seconds a size's first run may take before the larger sizes are skipped")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
-    args = parser.parse_args()
-    result = {"python": platform.python_version(), "keys": args.keys, "runs": args.runs,
-              "formats": {name: measure(name, args.keys, sorted(args.sizes), args.runs, args.budget)
-                          for name in args.formats}}
-    publish(result, RESULTS, as_json=args.json, print_table=print_table)
-    return 1 if any(found["goal_met"] is False for found in result["formats"].values()) else 0
+    return run_scaling(__doc__.split("\n\n")[0], measure, print_table, RESULTS, runs=3, sizes=SIZES)
 
 
 if __name__ == "__main__":

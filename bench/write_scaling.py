@@ -381,11 +381,15 @@ def print_table(result: dict[str, Any]) -> None:
         print(f"  {name:14} goal {GOAL_SIZE:,} messages <= {GOAL_SECONDS:.0f} s: {verdict}")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=5)
+def run_scaling(description: str, measure: Callable[[str, int, list[int], int, float], dict[str, Any]],
+                print_table: Callable[[dict[str, Any]], None], results: Path, *, runs: int,
+                sizes: tuple[int, ...] = SIZES) -> int:
+    """The command line both scaling benchmarks share (this one and `delete_scaling.py`): measure each
+    format chosen, publish the figures; exit 1 when a format misses the goal."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--runs", type=int, default=runs)
     parser.add_argument("--keys", type=int, default=20_000)
-    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(sizes))
     parser.add_argument("--formats", nargs="+", choices=sorted(SHAPES), default=list(SHAPES))
     parser.add_argument("--budget", type=float, default=30.0,
                         help="seconds a size's first run may take before the larger sizes are skipped")
@@ -394,8 +398,12 @@ def main() -> int:
     result = {"python": platform.python_version(), "keys": args.keys, "runs": args.runs,
               "formats": {name: measure(name, args.keys, sorted(args.sizes), args.runs, args.budget)
                           for name in args.formats}}
-    publish(result, RESULTS, as_json=args.json, print_table=print_table)
+    publish(result, results, as_json=args.json, print_table=print_table)
     return 1 if any(found["goal_met"] is False for found in result["formats"].values()) else 0
+
+
+def main() -> int:
+    return run_scaling(__doc__.split("\n\n")[0], measure, print_table, RESULTS, runs=5)
 
 
 if __name__ == "__main__":

@@ -159,3 +159,22 @@ def forced_exit_logged(log: Path, reason: str, status: int) -> None:
 
     lines = [json.loads(line) for line in log.read_text().splitlines() if '"serve.exit_forced"' in line]
     assert [(line["reason"], line["status"]) for line in lines] == [(reason, status)]
+
+
+def write_tree(root: Path, files: Any) -> Path:
+    """Write `files` (relative path -> text, UTF-8; a mapping or (path, text) pairs) under `root`; `root`."""
+    for relative, text in files.items() if hasattr(files, "items") else files:
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def writable_i18n_project(root: Path, catalog: str, *, source_locale: str = "en") -> Path:
+    """`root` with a parlance.toml enabling the i18n pack's write tools on one catalog named "app" (its
+    `catalog` lines: `path = "..."`, `format = "..."`), language packs off; `root`."""
+    (root / "parlance.toml").write_text(
+        f'[packs]\nenabled = ["i18n"]\n\n[packs.i18n]\nsource_locale = "{source_locale}"\nwrite = true\n\n'
+        f'[[packs.i18n.catalogs]]\n{catalog}\nname = "app"\n\n'
+        "[language_packs]\npaths = []\nautoload = false\n", encoding="utf-8")
+    return root

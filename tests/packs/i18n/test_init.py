@@ -11,16 +11,17 @@ import json
 import os
 import subprocess
 import sys
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import anyio
 import pytest
+import tomllib
 from mcp import Client
 from mcp.client.stdio import stdio_client
 
 from parlance.testing import stdio_server_params
+from tests.support import write_tree
 
 PO_HEADER = ('msgid ""\nmsgstr ""\n"Language: {lang}\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
              '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n')
@@ -179,12 +180,7 @@ def parlance(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _repository(layout: Layout, tmp_path: Path) -> Path:
-    repo = tmp_path / layout.id
-    for relative, text in layout.files.items():
-        path = repo / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return repo
+    return write_tree(tmp_path / layout.id, layout.files)
 
 
 def _written(repo: Path) -> dict[str, object]:

@@ -22,6 +22,7 @@ from mcp import Client
 from mcp.client.stdio import stdio_client
 
 from parlance.testing import stdio_server_params
+from tests.support import writable_i18n_project, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -240,16 +241,8 @@ PROJECTS = [
 
 
 def _write_project(project: Project, tmp_path: Path) -> Path:
-    root = tmp_path / project.name
-    for relative, text in project.files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    (root / "parlance.toml").write_text(
-        f'[packs]\nenabled = ["i18n"]\n\n[packs.i18n]\nsource_locale = "{project.source_locale}"\nwrite = true\n\n'
-        f'[[packs.i18n.catalogs]]\n{project.catalog}\nname = "app"\n\n'
-        "[language_packs]\npaths = []\nautoload = false\n", encoding="utf-8")
-    return root
+    root = write_tree(tmp_path / project.name, project.files)
+    return writable_i18n_project(root, project.catalog, source_locale=project.source_locale)
 
 
 def _changed_lines(diff: str) -> list[str]:

@@ -24,6 +24,7 @@ from mcp.client.stdio import stdio_client
 from parlance.testing import stdio_server_params
 from parlance_i18n import formats
 from parlance_i18n.locales import parse_locale
+from tests.support import writable_i18n_project, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -109,16 +110,9 @@ LAYOUTS = [
 
 
 def _project(layout: Layout, tmp_path: Path, source: dict[str, str], target: dict[str, str]) -> Path:
-    root = tmp_path / layout.format
-    for relative, text in ((layout.source, layout.write("en", source)), (layout.target, layout.write("ru", target))):
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    (root / "parlance.toml").write_text(
-        '[packs]\nenabled = ["i18n"]\n\n[packs.i18n]\nsource_locale = "en"\nwrite = true\n\n'
-        f'[[packs.i18n.catalogs]]\npath = "{layout.pattern}"\nformat = "{layout.format}"\nname = "app"\n\n'
-        "[language_packs]\npaths = []\nautoload = false\n", encoding="utf-8")
-    return root
+    root = write_tree(tmp_path / layout.format, [(layout.source, layout.write("en", source)),
+                                                 (layout.target, layout.write("ru", target))])
+    return writable_i18n_project(root, f'path = "{layout.pattern}"\nformat = "{layout.format}"')
 
 
 async def _call(root: Path, tmp_path: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:

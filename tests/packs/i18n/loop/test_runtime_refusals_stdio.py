@@ -24,6 +24,7 @@ from mcp import Client
 from mcp.client.stdio import stdio_client
 
 from parlance.testing import stdio_server_params
+from tests.support import writable_i18n_project, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -181,16 +182,8 @@ SCENARIOS = [
 
 
 def _project(scenario: Scenario, tmp_path: Path) -> Path:
-    root = tmp_path / scenario.name
-    for relative, text in scenario.files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    (root / "parlance.toml").write_text(
-        '[packs]\nenabled = ["i18n"]\n\n[packs.i18n]\nsource_locale = "en"\nwrite = true\n\n'
-        f'[[packs.i18n.catalogs]]\npath = "{scenario.pattern}"\nformat = "{scenario.format}"\nname = "app"\n\n'
-        "[language_packs]\npaths = []\nautoload = false\n", encoding="utf-8")
-    return root
+    root = write_tree(tmp_path / scenario.name, scenario.files)
+    return writable_i18n_project(root, f'path = "{scenario.pattern}"\nformat = "{scenario.format}"')
 
 
 async def _set_messages(root: Path, tmp_path: Path, messages: dict[str, Any]) -> dict[str, Any]:

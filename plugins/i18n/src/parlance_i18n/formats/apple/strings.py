@@ -13,7 +13,6 @@ Xcode writes them; Xcode's "No comment provided by engineer." is no comment.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from parlance_i18n.formats.apple.base import SIMPLE_FORMAT, AppleFormat
@@ -324,13 +323,6 @@ class AppleStringsDocument(TextDocument):
                     return newline.end() if newline else end
             index += step
         return 0 if step < 0 else len(text)
-
-    def _piece(self, text: str) -> AppleStringsDocument:
-        piece = object.__new__(AppleStringsDocument)
-        piece._limits = self._limits
-        TextDocument.__init__(piece, b"", text, "utf-8", b"")
-        piece.PLANS_EDITS = False  # type: ignore[misc]
-        return piece
 
     # --- the file's style ---
 

@@ -631,13 +631,6 @@ class PropertiesDocument(TextDocument):
             index += step
         return 0 if step < 0 else len(text)
 
-    def _piece(self, text: str) -> PropertiesDocument:
-        piece = object.__new__(PropertiesDocument)
-        piece._limits = self._limits
-        TextDocument.__init__(piece, b"", text, "utf-8", b"")
-        piece.PLANS_EDITS = False  # type: ignore[misc]
-        return piece
-
     def _owns_comment(self, entry: _Entry, comment: int) -> bool:
         """Whether the comment starting on line `comment`, right above `entry`, is the entry's own: not
         when it stands after a blank line (or at the top) and the entry starts a run of uncommented

@@ -19,7 +19,7 @@ from abc import abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
-from parlance_i18n.formats.base import CatalogFileError, Document
+from parlance_i18n.formats.base import CatalogFileError, Document, ReadLimits
 from parlance_i18n.formats.shared.splices import Overlap, Splices
 
 __all__ = [
@@ -261,6 +261,8 @@ class TextDocument(Document):
     """
 
     PLANS_EDITS: ClassVar[bool] = True
+    _limits: ReadLimits
+    """What one file may hold (a subclass sets it before parsing)."""
 
     def __init__(self, data: bytes, text: str, codec: str, bom: bytes) -> None:
         self._data = data
@@ -347,8 +349,13 @@ class TextDocument(Document):
         return True
 
     def _piece(self, text: str) -> TextDocument:
-        """A Document of `text` alone (a piece of this one's), making each edit at once."""
-        raise NotImplementedError
+        """A Document of `text` alone (a piece of this one's), of the same class and read within the same
+        limits, making each edit at once; for a subclass whose `_parse` needs nothing but those."""
+        piece = object.__new__(type(self))
+        piece._limits = self._limits
+        TextDocument.__init__(piece, b"", text, "utf-8", b"")
+        piece.PLANS_EDITS = False  # type: ignore[misc]
+        return piece
 
     def _follows(self, start: int, end: int, text: str) -> bool:
         """Take a planned edit into what the subclass keeps of the file's style (`EscapeHabits`);
