@@ -192,3 +192,15 @@ def test_check_reads_an_arb_catalog_whose_messages_have_apostrophes(tmp_path: Pa
     assert french.missing_keys == ["items"]
     [mismatch] = french.argument_mismatches
     assert (mismatch.key, mismatch.missing, mismatch.unexpected) == ("greeting", ["name"], ["nom"])
+
+
+def test_a_file_created_right_after_the_catalogs_were_listed_is_noticed(tmp_path: Path) -> None:
+    # the folder changed a moment before it was listed: its time stamp cannot show a change made now
+    from parlance_i18n.model.project import Project
+
+    (tmp_path / "locales").mkdir()
+    (tmp_path / "locales" / "en.json").write_text('{"a": "A"}', encoding="utf-8")
+    project = Project([CatalogSource(path=tmp_path / "locales/{locale}.json", format="icu-json")],
+                      parse_locale("en"), root=tmp_path)
+    (tmp_path / "locales" / "fr.json").write_text('{"a": "B"}', encoding="utf-8")
+    assert project.rescan() and sorted(project.locales) == ["en", "fr"]

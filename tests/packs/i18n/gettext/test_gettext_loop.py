@@ -355,3 +355,19 @@ def test_a_template_inside_the_project_is_taken_per_domain(tmp_path: Path) -> No
     catalog = {"path": str(root / "locale/{locale}/LC_MESSAGES/{domain}.po"), "template": str(root / "po/{domain}.pot")}
     [source] = I18nSettings(catalogs=[catalog], project_root=str(root)).catalogs
     assert source.template_for("djangojs") == root / "po" / "djangojs.pot"
+
+
+@pytest.mark.parametrize(("name", "catalog"), [("django", DJANGO), ("glib", GLIB)])
+async def test_check_agrees_with_status_without_a_source_file(name: str, catalog: str, tmp_path: Path) -> None:
+    root = _project(name, catalog, tmp_path)
+    async with _client(root, tmp_path) as client:
+        status = await _call(client, "i18n_status", {})
+        check = await _call(client, "i18n_check", {})
+    assert check["reference_locale"] == "en"
+    by_check = {(r["catalog"], r["code"]): r for r in check["locales"]}
+    assert status["catalogs"]
+    for reported in status["catalogs"]:
+        checked = by_check[(reported["catalog"], reported["locale"])]
+        assert (checked["total"], checked["missing_count"], checked["invalid_count"], checked["coverage"]) == (
+            reported["total"], reported["missing"], reported["invalid"], reported["coverage"]), reported["locale"]
+    assert any(reported["missing"] for reported in status["catalogs"])  # the counts compared are not all zero

@@ -78,6 +78,12 @@ class Project:
         self._watched: dict[Path, FolderStamp] = {}
         self._take(*self._discover())
 
+    def carries_sources(self) -> bool:
+        """Whether a catalog of the project carries its sources in its translations' files (gettext's
+        msgids, XLIFF's `<source>`): then the source locale needs no file of its own."""
+        return any(file.format.source_is_key or file.format.carries_source
+                   for locale in self.locales.values() for file in locale.files)
+
     def rescan(self, *, force: bool = False) -> bool:
         """List the catalogs' files again when a folder discovery looked into changed since (a file
         created, deleted or renamed in it; always when `force`), so that a new locale's file is served
@@ -90,10 +96,11 @@ class Project:
             return self._take(*self._discover())
 
     def _folders_changed(self) -> bool:
-        """Whether a watched folder's stamp differs from when discovery looked into it (its hot path:
-        one `stat` per folder, one clock read per call)."""
+        """Whether a watched folder's stamp differs from when discovery looked into it, or could not be
+        trusted then ("racy": changed too recently for its time stamp to show a later change): its hot
+        path, one `stat` per folder, one clock read per call."""
         now = time.time()
-        return any(folder_stamp(folder, now) != stamp for folder, stamp in self._watched.items())
+        return any(stamp == "racy" or folder_stamp(folder, now) != stamp for folder, stamp in self._watched.items())
 
     def _discover(self) -> tuple[dict[str, list[CatalogFile]], dict[str, LocaleTag], list[FileProblem],
                                  dict[Path, FolderStamp]]:

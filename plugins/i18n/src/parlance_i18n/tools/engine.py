@@ -146,16 +146,20 @@ def check_all(translator: Translator, codes: list[str] | None, catalog: str | No
     # The loop's modules load when a check needs them, not with the seed's tools.
     from parlance_i18n.loop.check import check_project
     from parlance_i18n.loop.status import UnknownCatalog
+    from parlance_i18n.model.project import ProjectLocale
 
+    translator.catalog.refresh_project()  # files created, deleted or replaced since the last call
     project = translator.catalog.project
     source = project.locales.get(project.source_tag.code) if project is not None else None
+    if project is not None and source is None and project.carries_sources():
+        source = ProjectLocale(project.source_tag, [])  # gettext's msgids, XLIFF's <source>: as i18n_status reads them
     if project is None or source is None:
         if catalog is not None:
             known = [entry.label for entry in project.sources] if project is not None else []
             raise UnknownCatalog(f"there is no catalog named {catalog!r} to check; the project's catalogs are: "
                                  f"{', '.join(known) or 'none'}", {"catalog": catalog, "catalogs": known})
         return check_locales(translator, codes, limit, checked)
-    chosen = codes if codes is not None else sorted(translator.bundles)
+    chosen = codes if codes is not None else sorted(set(translator.bundles) | set(project.locales))
     targets = [project.locales[code] for code in chosen if code in project.locales]
     for target in (source, *targets):  # what an editor or git changed since it was read
         if target.changed_on_disk():

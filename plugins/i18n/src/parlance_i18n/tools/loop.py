@@ -69,7 +69,7 @@ _SAMPLE_MAX_TOKENS = 8192
 
 
 async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
-    project = _project(ctx)
+    project = await _project(ctx)
     root = _root(ctx)
     # A catalog whose path matches no file (or a file of no known format) is the project's problem,
     # named by its pattern: said in every answer, and the whole answer when nothing else was found.
@@ -119,7 +119,7 @@ class _Page:
 
 async def _work_page(ctx: I18nContext, locale: str, catalog: str | None, limit: int, cursor: str | None) -> _Page:
     """A page of work items for `locale`, read off the event loop, and the prompt that translates it."""
-    project = _project(ctx)
+    project = await _project(ctx)
     with domain_or_argument_errors:
         target = _locale(project, locale, create_hint=True)
     source = _source(project)
@@ -142,7 +142,7 @@ async def _work_page(ctx: I18nContext, locale: str, catalog: str | None, limit: 
 
 
 async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
-    project = _project(ctx)
+    project = await _project(ctx)
     with domain_or_argument_errors:
         if args.create_locale:  # a locale without files yet: planned with none, its files started by the plan
             tag = parse_locale(args.locale)
@@ -197,7 +197,7 @@ def _within_write_caps(settings: I18nSettings, messages: dict[str, Any]) -> None
 
 
 async def rename_key(args: RenameKeyInput, ctx: I18nContext) -> WriteOutput:
-    project = _project(ctx)
+    project = await _project(ctx)
     locales = list(project.locales.values())
     return await _write(ctx, project, args.dry_run,
                         lambda: plan_rename_key(locales, args.old, args.new,
@@ -205,7 +205,7 @@ async def rename_key(args: RenameKeyInput, ctx: I18nContext) -> WriteOutput:
 
 
 async def delete_keys(args: DeleteKeysInput, ctx: I18nContext) -> WriteOutput:
-    project = _project(ctx)
+    project = await _project(ctx)
     locales = list(project.locales.values())
     return await _write(ctx, project, args.dry_run,
                         lambda: plan_delete_keys(locales, list(args.keys), catalog=args.catalog), locales)
@@ -296,11 +296,12 @@ def _catalog(ctx: I18nContext) -> Catalog:
     return found
 
 
-def _project(ctx: I18nContext) -> Project:
-    """The project's catalogs, with the files created, deleted or replaced since the last call noticed."""
+async def _project(ctx: I18nContext) -> Project:
+    """The project's catalogs, with the files created, deleted or replaced since the last call noticed
+    (listing folders and reading files' heads: off the event loop)."""
     catalog = _catalog(ctx)
     if catalog.project is not None:
-        catalog.refresh_project()
+        await anyio.to_thread.run_sync(catalog.refresh_project)
     if catalog.project is None:
         raise ToolError("NO_CATALOGS", "no project catalogs are configured: add a [[packs.i18n.catalogs]] entry "
                                        "(path with {locale}, relative to parlance.toml) and restart the server")
@@ -328,7 +329,7 @@ def _source(project: Project) -> ProjectLocale:
     """The source locale's files; none at all when the catalogs carry their sources in every locale's
     files (gettext's msgids, XLIFF's `<source>`: `loop.status` reads them there)."""
     found = project.locales.get(project.source_tag.code)
-    if found is None and _sources_in_target_files(project):
+    if found is None and project.carries_sources():
         return ProjectLocale(project.source_tag, [])
     if found is None:
         unmatched = sorted({problem.catalog for problem in project.problems if problem.key is None})
@@ -339,12 +340,6 @@ def _source(project: Project) -> ProjectLocale:
                                            f"{why}set [packs.i18n] source_locale to the locale the project is written in",
                         {"locale": project.source_tag.code})
     return found
-
-
-def _sources_in_target_files(project: Project) -> bool:
-    """Whether a catalog of the project carries its sources in its translations' files."""
-    return any(file.format.source_is_key or file.format.carries_source
-               for locale in project.locales.values() for file in locale.files)
 
 
 def _invalid(problem: FileProblem) -> InvalidMessage:

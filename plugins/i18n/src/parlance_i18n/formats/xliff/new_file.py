@@ -21,10 +21,24 @@ _PREFIX = r"(?:[\w.-]+:)?"
 _XLIFF_TAG = re.compile(rf"<{_PREFIX}xliff\b[^>]*>".encode())
 _FILE_TAG = re.compile(rf"<{_PREFIX}file\b[^>]*>".encode())
 _VERSION_2 = re.compile(rb"""\bversion\s*=\s*["']2\.""")
-_TARGET = re.compile(rf"[ \t]*(?:\r?\n[ \t]*)?<{_PREFIX}target\b(?:[^>]*/>|[^>]*>.*?</{_PREFIX}target\s*>)".encode(),
-                     re.DOTALL)
-_ALT_TRANS = re.compile(rf"[ \t]*(?:\r?\n[ \t]*)?<{_PREFIX}alt-trans\b.*?</{_PREFIX}alt-trans\s*>".encode(), re.DOTALL)
-_SOURCE_END = re.compile(rf"^([ \t]*)<({_PREFIX})source\b.*?</{_PREFIX}source\s*>".encode(), re.DOTALL | re.MULTILINE)
+_NAME_END = r"(?=[\s/>])"  # `<target>`, `<target/>`, `<target state=...>`; not `<target-x>`
+
+
+def _element(name: str, *, line: bool = False) -> re.Pattern[bytes]:
+    """Element `name` with its content (and, with `line`, the line break and indentation before it). Its
+    content is never looked for past the start or end of another such element, a unit or a segment, so a
+    start tag without its end costs a scan of its unit, not of the rest of the file (a file of many costs
+    linear time, not quadratic)."""
+    stop = rf"</?{_PREFIX}(?:{name}|trans-unit|unit|segment){_NAME_END}"
+    lead = r"[ \t]*(?:\r?\n[ \t]*)?" if line else ""
+    return re.compile(rf"{lead}<{_PREFIX}{name}{_NAME_END}(?:[^>]*/>|[^>]*>(?:(?!{stop}).)*?</{_PREFIX}{name}\s*>)"
+                      .encode(), re.DOTALL)
+
+
+_TARGET = _element("target", line=True)
+_ALT_TRANS = _element("alt-trans", line=True)
+_SOURCE_END = re.compile(rf"^([ \t]*)<({_PREFIX})source{_NAME_END}(?:(?!</?{_PREFIX}(?:source|trans-unit|unit|segment)"
+                         rf"{_NAME_END}).)*?</{_PREFIX}source\s*>".encode(), re.DOTALL | re.MULTILINE)
 _SEGMENT_TAG = re.compile(rf"<{_PREFIX}segment\b[^>]*>".encode())
 _UNIT_TAG = re.compile(rf"<{_PREFIX}trans-unit\b[^>]*>".encode())
 
