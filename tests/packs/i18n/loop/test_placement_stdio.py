@@ -73,6 +73,27 @@ def _xliff(language: str, texts: dict[str, str]) -> str:
             f"{units}    </body>\n  </file>\n</xliff>\n")
 
 
+_RU_FORMS = ("one", "few", "many", "other")
+
+
+def _forms(language: str, text: str) -> dict[str, str]:
+    return {form: f"%d {text}" for form in (("one", "other") if language == "en" else _RU_FORMS)}
+
+
+def _stringsdict(language: str, texts: dict[str, str]) -> str:
+    def entry(name: str, text: str) -> str:
+        forms = "".join(f"\t\t\t<key>{form}</key>\n\t\t\t<string>{value}</string>\n"
+                        for form, value in _forms(language, text).items())
+        return (f"\t<key>app.{name}</key>\n\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n"
+                "\t\t<string>%#@n@</string>\n\t\t<key>n</key>\n\t\t<dict>\n"
+                "\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringPluralRuleType</string>\n"
+                "\t\t\t<key>NSStringFormatValueTypeKey</key>\n\t\t\t<string>d</string>\n"
+                f"{forms}\t\t</dict>\n\t</dict>\n")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
+            '"http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n<dict>\n'
+            + "".join(entry(name, text) for name, text in texts.items()) + "</dict>\n</plist>\n")
+
+
 @dataclass(frozen=True)
 class Layout:
     format: str
@@ -82,6 +103,8 @@ class Layout:
     write: Callable[[str, dict[str, str]], str]
     key: Callable[[str], str]
     renames: bool = True
+    value: Callable[[str], Any] = lambda text: text
+    """A message as a caller writes it (a plural's forms where the format holds plurals only)."""
 
     def __str__(self) -> str:
         return self.format
@@ -106,6 +129,9 @@ LAYOUTS = [
            lambda name: f"app{name.capitalize()}"),
     Layout("xliff", "translations/messages.{locale}.xlf", "translations/messages.en.xlf",
            "translations/messages.ru.xlf", _xliff, _dotted, renames=False),
+    Layout("stringsdict", "{locale}.lproj/Localizable.stringsdict", "en.lproj/Localizable.stringsdict",
+           "ru.lproj/Localizable.stringsdict", _stringsdict, _dotted, renames=False,
+           value=lambda text: _forms("ru", text)),
 ]
 
 
@@ -140,9 +166,9 @@ async def test_a_new_key_lands_after_its_source_sibling_in_a_sorted_file(layout:
     before = (root / layout.target).read_text(encoding="utf-8")
 
     output = await _call(root, tmp_path, "i18n_set_messages",
-                         {"locale": "ru", "messages": {layout.key("bravo"): RUSSIAN["bravo"]}})
+                         {"locale": "ru", "messages": {layout.key("bravo"): layout.value(RUSSIAN["bravo"])}})
 
-    assert [result["status"] for result in output["results"]] == ["written"]
+    assert [result["status"] for result in output["results"]] == ["written"], output["results"]
     assert _keys(layout, root, layout.target, "ru") == [layout.key(name) for name in ("alpha", "bravo", "charlie", "echo")]
     changed = _changed(output["diff"])
     assert changed and all(line.startswith("+") for line in changed), output["diff"]  # the new entry alone

@@ -26,7 +26,7 @@ keys cannot be read at all. The DOCTYPE every plist carries is accepted and neve
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -261,6 +261,12 @@ class StringsdictMessages(TextMessages[EntryTexts]):
     def __init__(self, tag: LocaleTag) -> None:
         super().__init__()
         self.tag = tag
+        self.order: list[str] = []
+        """Every entry's key in file order, those not read (`read_keys`) and those skipped too."""
+
+    def document_order(self) -> Iterable[str]:
+        """Every entry's key in file order, even where only some entries were read (a write's source)."""
+        return self.order
 
     def text(self, key: str) -> Value | None:
         found = self.texts.get(key)
@@ -303,6 +309,7 @@ def _read(data: bytes, tag: LocaleTag, limits: ReadLimits, keys: Collection[str]
         note = notes.get(pair.key.start)
         if note:
             messages.comments[pair.name] = note
+    messages.order = list(lines)
     return messages
 
 
