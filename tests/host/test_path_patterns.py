@@ -69,3 +69,14 @@ def test_config_check_warns_of_a_catalog_path_that_matches_no_file(tmp_path: Pat
     said = plain.stdout + plain.stderr
     assert "warning" in said and "packs.i18n.catalogs[0].path" in said and "matches no file" in said
     assert strict.returncode != 0 and "error" in strict.stdout + strict.stderr
+
+
+def test_config_check_warns_of_a_gettext_template_that_names_no_file(tmp_path: Path) -> None:
+    _files(tmp_path, "po/fr.po")
+    (tmp_path / "parlance.toml").write_text(
+        '[packs]\nenabled = ["i18n"]\n\n[packs.i18n]\nsource_locale = "en"\n\n'
+        '[[packs.i18n.catalogs]]\npath = "po/{locale}.po"\ntemplate = "po/app.pot"\nformat = "po"\n\n'
+        '[language_packs]\nautoload = false\npaths = []\n', encoding="utf-8")
+    strict = _config_check(tmp_path, "--strict")
+    said = strict.stdout + strict.stderr
+    assert strict.returncode != 0 and "packs.i18n.catalogs[0].template" in said and "does not exist" in said

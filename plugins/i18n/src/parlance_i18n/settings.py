@@ -123,11 +123,10 @@ class CatalogSource(BaseModel):
                                                  + ", ".join(FORMAT_NAMES) + ".")
     name: str | None = Field(None, min_length=1, max_length=64,
                              description="How tools and reports name the catalog (default: its path).")
-    # Created too: `{domain}` is not a file, and the pack reports a template it cannot read.
+    # A pattern where it names {domain}: `parlance config check` warns when it matches no file, as for `path`.
     template: Path | None = Field(None, description="gettext: the template (.pot) whose entries are the catalog's "
                                                     "keys, as msgmerge uses it; {domain} stands for the file's "
-                                                    "domain. Relative to parlance.toml.",
-                                  json_schema_extra={"x-parlance-created": True})
+                                                    "domain. Relative to parlance.toml.")
     syntax: str | None = Field(None, description="What the framework writes inside the messages, where the "
                                                  "format's own rules do not say (default: told from each file "
                                                  "where it shows, else none): " + ", ".join(SYNTAXES) + ".")

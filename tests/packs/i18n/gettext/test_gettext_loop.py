@@ -371,3 +371,14 @@ async def test_check_agrees_with_status_without_a_source_file(name: str, catalog
         assert (checked["total"], checked["missing_count"], checked["invalid_count"], checked["coverage"]) == (
             reported["total"], reported["missing"], reported["invalid"], reported["coverage"]), reported["locale"]
     assert any(reported["missing"] for reported in status["catalogs"])  # the counts compared are not all zero
+
+
+async def test_a_new_locale_without_a_source_file_is_refused_with_how_to_start_it(tmp_path: Path) -> None:
+    root = _project("django", DJANGO, tmp_path)
+    async with _client(root, tmp_path) as client:
+        for messages in ({}, {"Hello": "Bonjour"}):
+            result = await client.call_tool("i18n_set_messages", {"locale": "fr", "messages": messages,
+                                                                   "create_locale": True})
+            assert result.is_error and result.structured_content["code"] == "NO_SOURCE_FILES"  # type: ignore[index]
+            assert "msginit" in result.content[0].text  # type: ignore[union-attr]
+    assert _git(root, "status", "--porcelain") == ""  # nothing made

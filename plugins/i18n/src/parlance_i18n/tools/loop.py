@@ -147,6 +147,12 @@ async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
         if args.create_locale:  # a locale without files yet: planned with none, its files started by the plan
             tag = parse_locale(args.locale)
             target = project.locales.get(tag.code) or ProjectLocale(tag, [])
+            if not target.files and not _source(project).files:  # gettext's msgids, XLIFF's <source>s alone
+                raise ToolError("NO_SOURCE_FILES", f"{tag.code} cannot be started here: the project has no file of the "
+                                f"source locale {project.source_tag.code} for a new file to be made from (its sources "
+                                "are in each translation's file): start the file with the format's own tool (gettext: "
+                                f"msginit -i <template>.pot -l {tag.code}), then write again without create_locale",
+                                {"locale": tag.code})
         else:
             target = _locale(project, args.locale, create_hint=True)
     return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, args.dry_run,
