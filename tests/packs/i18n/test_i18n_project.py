@@ -204,3 +204,17 @@ def test_a_file_created_right_after_the_catalogs_were_listed_is_noticed(tmp_path
                       parse_locale("en"), root=tmp_path)
     (tmp_path / "locales" / "fr.json").write_text('{"a": "B"}', encoding="utf-8")
     assert project.rescan() and sorted(project.locales) == ["en", "fr"]
+
+
+def test_a_catalog_file_linking_to_itself_is_listed_not_a_crash(tmp_path: Path) -> None:
+    # os.DirEntry.is_dir raises on a link in a loop (Path.is_dir does not): discovery must not
+    from parlance_i18n.model.project import Project
+
+    (tmp_path / "locales").mkdir()
+    (tmp_path / "locales" / "en.json").write_text('{"a": "A"}', encoding="utf-8")
+    (tmp_path / "locales" / "ru.json").symlink_to(tmp_path / "locales" / "ru.json")
+    project = Project([CatalogSource(path=tmp_path / "locales/{locale}.json", format="icu-json")],
+                      parse_locale("en"), root=tmp_path)
+    assert sorted(project.locales) == ["en", "ru"]
+    project.rescan(force=True)
+    assert sorted(project.locales) == ["en", "ru"]

@@ -237,13 +237,22 @@ def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str], defau
         found = {**fields, **{k: v for k, v in match.groupdict().items() if v is not None}}
         path = Path(entry.path)
         if not rest:
-            if not entry.is_dir():  # a link or a FIFO too: listed, and judged when read
+            if not _is_folder(entry):  # a link or a FIFO too: listed, and judged when read
                 yield path, found
-        elif entry.is_dir():
+        elif _is_folder(entry):
             if _leads_out(path, root):  # not looked into: listed itself, reported by its name
                 yield path, found
             else:
                 yield from _walk(path, rest, found, default_folder, root, watch)
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether `entry` is a folder (a link to one followed); False where that cannot be told (a link in a
+    loop): such an entry is listed as a file and refused with its reason when read, never an error here."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _leads_out(folder: Path, root: Path) -> bool:
