@@ -178,3 +178,14 @@ def writable_i18n_project(root: Path, catalog: str, *, source_locale: str = "en"
         f'[[packs.i18n.catalogs]]\n{catalog}\nname = "app"\n\n'
         "[language_packs]\npaths = []\nautoload = false\n", encoding="utf-8")
     return root
+
+
+def git(folder: Path, *args: str) -> str:
+    """Run git in `folder` with a fixed identity and no user configuration; its stdout."""
+    import subprocess
+
+    done = subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, check=True,
+                          env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+                               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
+                               "HOME": str(folder), "PATH": "/usr/bin:/bin"})
+    return done.stdout

@@ -140,14 +140,20 @@ def _run(name: str, locale: str, data: bytes, seed: int) -> None:
         assert planned.line_of(key) == reference.line_of(key)
 
 
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
-def test_planned_edits_write_what_edits_made_one_at_a_time_write(case: tuple[str, str, Path]) -> None:
+def _editable(case: tuple[str, str, Path]) -> tuple[str, str, bytes]:
+    """(format, locale, the file's bytes) of a case; skipped when the format reads the file but does not edit it."""
     name, locale, file = case
     data = file.read_bytes()
     try:
         formats.get(name).edit(data, parse_locale(locale))
     except formats.CatalogFileError:
         pytest.skip("a file this format reads but does not edit")
+    return name, locale, data
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_planned_edits_write_what_edits_made_one_at_a_time_write(case: tuple[str, str, Path]) -> None:
+    name, locale, data = _editable(case)
     for seed in range(SEQUENCES):
         _run(name, locale, data, seed)
 
@@ -265,11 +271,6 @@ def test_planned_deletes_beside_comments_write_what_deleting_one_at_a_time_write
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
 def test_planned_deletes_of_neighbouring_keys_write_what_deleting_one_at_a_time_writes(
         case: tuple[str, str, Path]) -> None:
-    name, locale, file = case
-    data = file.read_bytes()
-    try:
-        formats.get(name).edit(data, parse_locale(locale))
-    except formats.CatalogFileError:
-        pytest.skip("a file this format reads but does not edit")
+    name, locale, data = _editable(case)
     for seed in range(SEQUENCES):
         _delete_runs(name, locale, data, seed)

@@ -23,6 +23,7 @@ from mcp import Client
 from mcp.client.stdio import stdio_client
 
 from parlance.testing import stdio_server_params
+from tests.support import git
 
 pytestmark = pytest.mark.anyio
 
@@ -32,14 +33,6 @@ GLIB = 'path = "po/{locale}.po"\ntemplate = "po/weatherapp.pot"\nname = "weather
 PLURAL_GAP = "lacks the plural category few that ru needs"
 
 
-def _git(folder: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, check=True,
-                          env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-                               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
-                               "HOME": str(folder), "PATH": "/usr/bin:/bin"})
-    return done.stdout
-
-
 def _project(name: str, catalog: str, tmp_path: Path) -> Path:
     """A git copy of `projects/<name>` with a parlance.toml that has no source locale's file to name."""
     root = tmp_path / name
@@ -47,9 +40,9 @@ def _project(name: str, catalog: str, tmp_path: Path) -> Path:
     (root / "parlance.toml").write_text(
         '[packs]\nenabled = ["i18n"]\n\n[packs.i18n]\nsource_locale = "en"\nwrite = true\n\n'
         f"[[packs.i18n.catalogs]]\n{catalog}\n[language_packs]\npaths = []\nautoload = false\n", encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "project")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "project")
     return root
 
 
@@ -173,7 +166,7 @@ async def test_django_layout_without_a_source_file_status_missing_set_translate(
     assert {key for key, result in results.items() if result["status"] == "written"} == set(GOOD)
     assert {key: result["reasons"] for key, result in results.items() if result["status"] == "refused"} == {
         key: reasons for key, (_, reasons) in BAD.items()}
-    assert _diff_body(_git(root, "diff")) == DJANGO_DIFF.splitlines()
+    assert _diff_body(git(root, "diff")) == DJANGO_DIFF.splitlines()
     assert _diff_body(written["diff"]) == DJANGO_DIFF.splitlines()
     assert rendered == ["Здравствуйте, Аня!", "3 книги в корзине", "11 книг в корзине", "Твёрдый переплёт"]
 
@@ -381,4 +374,4 @@ async def test_a_new_locale_without_a_source_file_is_refused_with_how_to_start_i
                                                                    "create_locale": True})
             assert result.is_error and result.structured_content["code"] == "NO_SOURCE_FILES"  # type: ignore[index]
             assert "msginit" in result.content[0].text  # type: ignore[union-attr]
-    assert _git(root, "status", "--porcelain") == ""  # nothing made
+    assert git(root, "status", "--porcelain") == ""  # nothing made

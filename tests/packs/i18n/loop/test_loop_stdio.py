@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,18 +23,10 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 from parlance.testing import stdio_server_params
-
 from tests.packs.i18n.loop.cases import CASES, PROJECTS, Case
+from tests.support import git
 
 pytestmark = pytest.mark.anyio
-
-
-def _git(folder: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, check=True,
-                          env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-                               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
-                               "HOME": str(folder), "PATH": "/usr/bin:/bin"})
-    return done.stdout
 
 
 def _project(case: Case, tmp_path: Path, *, write: bool = True) -> Path:
@@ -46,12 +37,12 @@ def _project(case: Case, tmp_path: Path, *, write: bool = True) -> Path:
         f"write = {'true' if write else 'false'}\n\n"
         f'[[packs.i18n.catalogs]]\npath = "{case.pattern}"\nformat = "{case.format}"\nname = "app"\n\n'
         "[language_packs]\npaths = []\nautoload = false\n", encoding="utf-8")
-    _git(root, "init", "-q")
+    git(root, "init", "-q")
     # UTF-16 files (Apple .strings) diff as text, as projects that keep them configure git to.
     (root / ".gitattributes").write_text("*.strings diff=utf16\n", encoding="utf-8")
-    _git(root, "config", "diff.utf16.textconv", "iconv -f UTF-16 -t UTF-8")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "project")
+    git(root, "config", "diff.utf16.textconv", "iconv -f UTF-16 -t UTF-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "project")
     return root
 
 
@@ -98,7 +89,7 @@ async def test_status_missing_set_messages_translate(case: Case, tmp_path: Path)
     assert {key: r["reasons"] for key, r in results.items() if r["status"] == "refused"} == {
         key: reasons for key, (_, reasons) in case.bad.items()}
     assert {key for key, r in results.items() if r["status"] == "unchanged"} == set(case.unchanged)
-    git_diff = _git(root, "diff")
+    git_diff = git(root, "diff")
     assert _diff_body(git_diff) == _diff_body((PROJECTS / case.format / "expected-ru.diff").read_text(encoding="utf-8"))
     assert _diff_body(written.structured_content["diff"]) == _diff_body(git_diff)  # type: ignore[index]
     for key, expected in case.rendered.items():
@@ -113,7 +104,7 @@ async def test_write_tools_are_not_listed_unless_enabled(tmp_path: Path) -> None
             await client.call_tool("i18n_set_messages", {"locale": "ru", "messages": {"a": "b"}})
     assert {"i18n_status", "i18n_missing"} <= tools
     assert not tools & {"i18n_set_messages", "i18n_rename_key", "i18n_delete_keys", "i18n_translate_missing"}
-    assert _git(root, "status", "--porcelain") == ""
+    assert git(root, "status", "--porcelain") == ""
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
@@ -155,7 +146,7 @@ async def test_translate_missing_without_sampling_answers_work_items(tmp_path: P
     assert result.structured_content["items"]  # type: ignore[index]
     assert [result.structured_content[count] for count in ("written", "unchanged", "refused")] == [0, 0, 0]  # type: ignore[index]
     assert "i18n_set_messages" in result.content[0].text  # type: ignore[union-attr]
-    assert _git(root, "status", "--porcelain") == ""
+    assert git(root, "status", "--porcelain") == ""
 
 
 @pytest.mark.parametrize("round", range(5))
@@ -180,7 +171,7 @@ async def test_two_clients_writing_one_file_lose_nothing(round: int, tmp_path: P
     def lines(diff: str) -> list[str]:
         return sorted(line.rstrip(",") for line in _diff_body(diff))
 
-    assert lines(_git(root, "diff")) == lines((PROJECTS / case.format / "expected-ru.diff").read_text(encoding="utf-8"))
+    assert lines(git(root, "diff")) == lines((PROJECTS / case.format / "expected-ru.diff").read_text(encoding="utf-8"))
 
 
 async def test_errors_are_sentences_and_a_written_file_is_reported_written(tmp_path: Path) -> None:
@@ -192,14 +183,14 @@ async def test_errors_are_sentences_and_a_written_file_is_reported_written(tmp_p
     async with _client(root, tmp_path) as client:
         unknown = await client.call_tool("i18n_status", {"catalog": "nope"})
         dry = await client.call_tool("i18n_set_messages", {"locale": "ru", "messages": case.good, "dry_run": True})
-        untouched = _git(root, "status", "--porcelain", "--", "locales")
+        untouched = git(root, "status", "--porcelain", "--", "locales")
         written = await client.call_tool("i18n_set_messages", {"locale": "ru", "messages": case.good})
         too_long = await client.call_tool("i18n_set_messages", {"locale": "ru", "messages": {"cart.greeting": "x" * 20_000}})
     assert unknown.is_error and "nope" in unknown.content[0].text and "INTERNAL" not in unknown.content[0].text  # type: ignore[union-attr]
     assert not dry.is_error and dry.structured_content["diff"] and untouched == ""  # type: ignore[index]
     assert not written.is_error, written
     assert written.structured_content["written"] == len(case.good)  # type: ignore[index]
-    assert written.structured_content["notes"] and _git(root, "diff", "--stat", "--", "locales")  # type: ignore[index]
+    assert written.structured_content["notes"] and git(root, "diff", "--stat", "--", "locales")  # type: ignore[index]
     assert too_long.is_error and "max_message_chars" in too_long.content[0].text  # type: ignore[union-attr]
 
 
