@@ -33,8 +33,8 @@ from parlance_i18n.formats.shared.spelling import lproj_locale
 from parlance_i18n.formats.shared.splices import Overlap
 from parlance_i18n.formats.shared.textedit import (
     EscapeHabits,
+    KeyedTextDocument,
     Siblings,
-    TextDocument,
     back_over_line_break,
     escape_utf16,
     first_line_break,
@@ -123,7 +123,7 @@ class _Added:
         self.at = at
 
 
-class AppleStringsDocument(TextDocument):
+class AppleStringsDocument(KeyedTextDocument[Entry, _Added]):
     """A `.strings` file being edited: edits planned on one parse of its text (`TextDocument`).
 
     A new key's line goes after its nearest sibling (`Siblings`); it is planned where that is an
@@ -139,32 +139,11 @@ class AppleStringsDocument(TextDocument):
 
     def _parse(self) -> None:
         self._parser = Parser(self._text, self._limits)
-        self._by_key: dict[str, list[Entry]] = {}
-        for entry in self._parser.entries:
-            self._by_key.setdefault(entry.key, []).append(entry)
-        self._edited: dict[str, str | None] = {}  # keys set, added (their texts) or deleted (None) since the parse
-        self._positions: dict[int, int] | None = None  # id(entry) -> its place among the entries, found once
-        self._siblings: Siblings[Entry | _Added] | None = None  # made by the first add
-        self._last_at: dict[int, _Added] = {}  # where keys were added -> the last one added there
-        self._added: dict[str, _Added] = {}  # keys added since the parse -> where
+        self._index((entry.key, entry) for entry in self._parser.entries)
         self._style: _Style | None = None
 
-    def _anchor(self, key: str | None) -> Entry | _Added | None:
-        """The entry of `key`, of the parse or added since, that a new key is asked to go after."""
-        if key is None:
-            return None
-        found = self._by_key.get(key)
-        return found[-1] if found else self._added.get(key)
-
-    def keys(self) -> list[str]:
-        self._settle()
-        return list(self._by_key)
-
-    def get(self, key: str) -> Value | None:
-        if key in self._edited:
-            return self._edited[key]
-        found = self._by_key.get(key)
-        return found[-1].value if found else None
+    def _value_of(self, entry: Entry) -> str:
+        return entry.value
 
     def line_of(self, key: str) -> int | None:
         self._settle()

@@ -54,17 +54,17 @@ from parlance_i18n.formats.shared.messages import TextMessages, later_one_used
 from parlance_i18n.formats.shared.spelling import LEGACY_LANGUAGES
 from parlance_i18n.formats.shared.splices import Overlap
 from parlance_i18n.formats.shared.textedit import (
-    TextDocument,
+    EscapeHabits,
+    KeyedTextDocument,
+    Siblings,
     back_over_line_break,
     escape_utf16,
     first_line_break,
     join_surrogates,
-    EscapeHabits,
-    Siblings,
     line_start,
     line_starts,
-    next_line,
     nearest_sibling,
+    next_line,
 )
 from parlance_i18n.locales import LocaleTag
 
@@ -384,7 +384,15 @@ class _Added:
         self.separator = separator
 
 
-class PropertiesDocument(TextDocument):
+def _unescaped_or_raw(text: str) -> str:
+    """A key or value unescaped; as written where its escapes are broken (read so, and reported, by `read`)."""
+    try:
+        return _unescape(text)
+    except ValueError:
+        return text
+
+
+class PropertiesDocument(KeyedTextDocument[_Entry, _Added]):
     """A `.properties` file being edited: edits planned on one scan of its text (`TextDocument`).
 
     A new key's line goes after its nearest sibling (`Siblings` keeps that answer for keys added
@@ -399,41 +407,11 @@ class PropertiesDocument(TextDocument):
 
     def _parse(self) -> None:
         self._entries, self._contents, self._comments = _scan(self._text, True, self._limits)
-        self._by_key: dict[str, list[_Entry]] = {}
-        for entry in self._entries:
-            try:
-                key = _unescape(entry.raw_key)
-            except ValueError:
-                key = entry.raw_key
-            self._by_key.setdefault(key, []).append(entry)
-        self._edited: dict[str, str | None] = {}  # keys set, added (their texts) or deleted (None) since the scan
-        self._positions: dict[int, int] | None = None  # id(entry) -> its place among the entries, found once
-        self._siblings: Siblings[_Entry | _Added] | None = None  # made by the first add
-        self._last_at: dict[int, _Added] = {}  # where keys were added -> the last one added there
-        self._added: dict[str, _Added] = {}  # keys added since the scan -> where
+        self._index((_unescaped_or_raw(entry.raw_key), entry) for entry in self._entries)
         self._style: _Style | None = None
 
-    def _anchor(self, key: str | None) -> _Entry | _Added | None:
-        """The entry of `key`, of the scan or added since, that a new key is asked to go after."""
-        if key is None:
-            return None
-        found = self._by_key.get(key)
-        return found[-1] if found else self._added.get(key)
-
-    def keys(self) -> list[str]:
-        self._settle()
-        return list(self._by_key)
-
-    def get(self, key: str) -> Value | None:
-        if key in self._edited:
-            return self._edited[key]
-        found = self._by_key.get(key)
-        if not found:
-            return None
-        try:
-            return _unescape(found[-1].raw_value)
-        except ValueError:
-            return found[-1].raw_value
+    def _value_of(self, entry: _Entry) -> str:
+        return _unescaped_or_raw(entry.raw_value)
 
     def line_of(self, key: str) -> int | None:
         self._settle()

@@ -19,12 +19,13 @@ from abc import abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
-from parlance_i18n.formats.base import CatalogFileError, Document, ReadLimits
+from parlance_i18n.formats.base import CatalogFileError, Document, ReadLimits, Value
 from parlance_i18n.formats.shared.splices import Overlap, Splices
 
 __all__ = [
     "LINE_BREAK",
     "EscapeHabits",
+    "KeyedTextDocument",
     "Siblings",
     "TextDocument",
     "back_over_line_break",
@@ -47,6 +48,7 @@ _UNICODE_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 EntryT = TypeVar("EntryT")
+AddedT = TypeVar("AddedT")
 
 
 def detect_bom(data: bytes, default: str = "utf-8") -> tuple[bytes, str]:
@@ -402,3 +404,48 @@ class TextDocument(Document):
         if not self._changed:
             return self._data
         return self._bom + self._written().encode(self._codec)
+
+
+class KeyedTextDocument(TextDocument, Generic[EntryT, AddedT]):
+    """A TextDocument of `key = value` lines where a key may be written twice and the last one counts
+    (Apple `.strings`, Java `.properties`): the index each parse makes, what is planned on it, and the
+    answers both give from them.
+
+    A subclass's `_parse` reads the entries and calls `_index` with each one's key; `_value_of` is an
+    entry's text as written (unescaped). `_edited` holds what was planned since the parse (a set or
+    added key's text, None for a deleted one), `_added` where each added key goes, `_last_at` the last
+    key added at each place, `_positions` each entry's place among the entries (found once), and
+    `_siblings` the nearest-sibling index made by the first add.
+    """
+
+    def _index(self, entries: Iterable[tuple[str, EntryT]]) -> None:
+        """Index the parse's entries by key (in file order), forgetting what was planned on the last parse."""
+        self._by_key: dict[str, list[EntryT]] = {}
+        for key, entry in entries:
+            self._by_key.setdefault(key, []).append(entry)
+        self._edited: dict[str, str | None] = {}
+        self._positions: dict[int, int] | None = None
+        self._siblings: Siblings[EntryT | AddedT] | None = None
+        self._last_at: dict[int, AddedT] = {}
+        self._added: dict[str, AddedT] = {}
+
+    @abstractmethod
+    def _value_of(self, entry: EntryT) -> str:
+        """The entry's value as written, unescaped."""
+
+    def _anchor(self, key: str | None) -> EntryT | AddedT | None:
+        """The entry of `key`, of the parse or added since, that a new key is asked to go after."""
+        if key is None:
+            return None
+        found = self._by_key.get(key)
+        return found[-1] if found else self._added.get(key)
+
+    def keys(self) -> list[str]:
+        self._settle()
+        return list(self._by_key)
+
+    def get(self, key: str) -> Value | None:
+        if key in self._edited:
+            return self._edited[key]
+        found = self._by_key.get(key)
+        return self._value_of(found[-1]) if found else None  # the last definition: the one the runtime reads
