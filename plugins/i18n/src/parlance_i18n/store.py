@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError, CatalogFormat, Document
@@ -94,9 +94,15 @@ _path_locks_guard = threading.Lock()
 
 
 class ConcurrentChange(I18nError):
-    """The file changed while it was being edited and the edit could not be applied again."""
+    """The file changed while it was being edited and the edit could not be applied again. The message
+    names the file by its name; `what` is the rest of the sentence, for a caller that names it otherwise
+    (a write's result names it by its path)."""
 
     code = "CONCURRENT_CHANGE"
+
+    def __init__(self, name: str, what: str, data: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{name} {what}", data)
+        self.what = what
 
 
 class UnsafePath(I18nError):
@@ -208,7 +214,7 @@ def edit_file(path: Path, fmt: CatalogFormat, tag: LocaleTag, change: Callable[[
             change(document)
         except (KeyError, ValueError) as exc:  # what we were asked to change was changed meanwhile
             raise ConcurrentChange(
-                f"{Path(path).name} was changed by someone else while it was being written, and the edit no "
+                Path(path).name, "was changed by someone else while it was being written, and the edit no "
                 f"longer applies to it ({exc.__class__.__name__}): nothing was written; read it again",
                 {"file": label_of(path, within)},
             ) from None
@@ -237,7 +243,7 @@ def update_file(path: Path, change: Callable[[bytes | None, int], bytes], *, wit
             if _replace_if_unchanged(target, before, after):
                 return WriteResult(target, True, before or b"", after, attempt)
     raise ConcurrentChange(
-        f"{target.name} kept changing while it was being written ({attempts} attempts): nothing was written; "
+        target.name, f"kept changing while it was being written ({attempts} attempts): nothing was written; "
         "try again once whatever else is writing it has finished",
         {"file": label},
     )

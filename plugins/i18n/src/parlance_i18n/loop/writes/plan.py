@@ -97,9 +97,8 @@ def apply(plan: WritePlan, *, attempts: int = ATTEMPTS) -> WritePlan:
                     return replay.to_bytes()
 
                 result = create_file(path, started, within=file.folder, attempts=attempts)
-        except ConcurrentChange as exc:  # the store names the file by its name; a result names it by its path
-            failed[str(path)] = f"{path}{exc.message[len(path.name):]}" if exc.message.startswith(path.name) \
-                else exc.message
+        except ConcurrentChange as exc:  # named by its path, relative to the project on the wire
+            failed[str(path)] = f"{path} {exc.what}"
             continue
         except CatalogFileError as exc:
             failed[str(path)] = f"{path} can no longer be read ({exc.reason}): nothing was written to it"
