@@ -39,6 +39,10 @@ def test_a_value_with_placeholders_is_a_pattern() -> None:
     ("[app]/{locale}.json", ["[app]/de.json"], True),
     ("[app]/{locale}.json", ["a/de.json"], False),
     ("locales/{locale}.json", [], False),
+    # past six placeholders that may be absent, the rest stand for part of a name only
+    ("x-{a}-{b}-{c}-{d}-{e}-{f}-{g}.json", ["x-1-2-3-4-5-6-7.json"], True),
+    ("x-{a}-{b}-{c}-{d}-{e}-{f}-{g}.json", ["x-1-2-3-4-5-6.json"], True),
+    ("x-{a}-{b}-{c}-{d}-{e}-{f}-{g}.json", ["x-1.json"], True),
 ])
 def test_a_pattern_matches_the_files_it_names(tmp_path: Path, pattern: str, files: list[str], matches: bool) -> None:
     _files(tmp_path, *files)

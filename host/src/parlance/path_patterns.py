@@ -20,7 +20,7 @@ from collections.abc import Iterator
 __all__ = ["is_pattern", "matches_a_file"]
 
 _PLACEHOLDER = re.compile(r"([-_.]?)\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_MOST_PLACEHOLDERS = 6  # each may be present or absent: 2**6 globs at most
+_MOST_ABSENT = 6  # the first six placeholders may each be absent: 2**6 globs at most
 
 
 def is_pattern(value: str) -> bool:
@@ -38,10 +38,8 @@ def _globs(pattern: str) -> Iterator[str]:
     when a separator comes before it, gone with its separator."""
     pieces = _PLACEHOLDER.split(pattern)  # literal, separator, name, literal, separator, name, ..., literal
     literals, separators = pieces[0::3], pieces[1::3]
-    if len(separators) > _MOST_PLACEHOLDERS:
-        separators = separators[:_MOST_PLACEHOLDERS]
-        literals = [*literals[:_MOST_PLACEHOLDERS], "*".join(literals[_MOST_PLACEHOLDERS:])]
-    choices = [(True, False) if separator else (True,) for separator in separators]
+    choices = [(True, False) if separator and index < _MOST_ABSENT else (True,)
+               for index, separator in enumerate(separators)]
     for present in itertools.product(*choices):
         parts = [glob.escape(literals[0])]
         for index, keep in enumerate(present):
