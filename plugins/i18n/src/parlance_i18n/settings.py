@@ -82,6 +82,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from parlance_i18n import formats
+from parlance_i18n.code.settings import SourceSettings
 from parlance_i18n.errors import InvalidLocale
 from parlance_i18n.formats import FORMAT_NAMES, SYNTAXES
 from parlance_i18n.locales import LocaleTag, parse_locale
@@ -208,6 +209,10 @@ class I18nSettings(BaseModel):
     catalogs: list[CatalogSource] = Field(
         default_factory=list, description="A project's catalog files: [[packs.i18n.catalogs]] path, format, name."
     )
+    sources: list[SourceSettings] = Field(
+        default_factory=list, description="The code that calls the catalogs: [[packs.i18n.sources]] paths, exclude, "
+                                          "catalog, framework (i18n_usage, i18n_hardcoded; i18n_extract with write)."
+    )
     write: bool = Field(
         False, description="Offer the tools that write the project's catalog files (i18n_set_messages, "
                            "i18n_rename_key, i18n_delete_keys, i18n_translate_missing); off, they are not listed."
@@ -305,6 +310,20 @@ class I18nSettings(BaseModel):
             ]
             for key, targets in value.items()
         }
+
+    @model_validator(mode="after")
+    def _sources_name_a_catalog(self) -> I18nSettings:
+        """Each `sources` entry's catalog is a configured one; without one, the project has exactly one."""
+        labels = [source.label for source in self.catalogs]
+        for index, entry in enumerate(self.sources):
+            if entry.catalog is not None and entry.catalog not in labels:
+                raise ValueError(f"sources[{index}].catalog: there is no catalog named {entry.catalog!r}; the "
+                                 f"project's catalogs are: {', '.join(labels) or 'none'}")
+            if entry.catalog is None and len(labels) != 1:
+                raise ValueError(f"sources[{index}] names no catalog and the project has {len(labels)}: set catalog "
+                                 "to the one its code calls" if labels else
+                                 f"sources[{index}]: the code calls a catalog, and [[packs.i18n.catalogs]] names none")
+        return self
 
     @model_validator(mode="after")
     def _inside_the_project(self) -> I18nSettings:
