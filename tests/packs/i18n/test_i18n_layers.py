@@ -10,7 +10,7 @@ from __future__ import annotations
 from tests.host.test_import_graph import import_graph
 
 PACKAGE = "parlance_i18n"
-DOMAIN = ("model", "loop")
+DOMAIN = ("model", "loop", "code")
 SURFACE = ("tools", "pack")
 
 

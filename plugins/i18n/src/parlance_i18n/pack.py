@@ -47,8 +47,16 @@ def parlance_register_tools(register: RegisterTool, settings: I18nSettings | Non
              read_only=True, idempotent=True, destructive=False, open_world=False)
     register(handlers.missing, name="i18n_missing", title="What to translate next, with a ready prompt",
              read_only=True, idempotent=True, destructive=False, open_world=False)
-    if settings is None or not settings.write:  # writing is opt-in: without it the tools are not even listed
+    if settings.sources:  # the code that calls the catalogs: its tools are listed when it is configured
+        register(handlers.usage, name="i18n_usage", title="Keys the code uses, does not use, or lacks",
+                 read_only=True, idempotent=True, destructive=False, open_world=False)
+        register(handlers.hardcoded, name="i18n_hardcoded", title="User-visible strings not localized in the code",
+                 read_only=True, idempotent=True, destructive=False, open_world=False)
+    if not settings.write:  # writing is opt-in: without it the tools are not even listed
         return
+    if settings.sources:
+        register(handlers.extract, name="i18n_extract", title="Turn a hard-coded string into a catalog key",
+                 read_only=False, idempotent=False, destructive=True, open_world=False)
     register(handlers.set_messages, name="i18n_set_messages", title="Write validated translations into catalog files",
              read_only=False, idempotent=True, destructive=True, open_world=False)
     register(handlers.rename_key, name="i18n_rename_key", title="Rename a key in every locale",
@@ -89,6 +97,9 @@ async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> A
     yield await anyio.to_thread.run_sync(Catalog.from_settings, settings, language_pack_files)
 
 
+CODE_TOOLS = ("i18n_usage", "i18n_hardcoded")
+"""The tools that read the code calling the catalogs: registered when `sources` names some (i18n_extract too,
+with `write = true`)."""
 LOOP_TOOLS = ("i18n_status", "i18n_missing")
 """The loop's tools that read a project's catalogs: registered when `catalogs` names some."""
 WRITE_TOOLS = ("i18n_set_messages", "i18n_rename_key", "i18n_delete_keys", "i18n_translate_missing")

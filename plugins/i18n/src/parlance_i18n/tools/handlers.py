@@ -13,6 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from parlance import ArgumentProblem, ToolError, ToolResult
 
+from parlance_i18n.tools.code_models import (
+    ExtractInput,
+    ExtractOutput,
+    HardcodedInput,
+    HardcodedOutput,
+    UsageInput,
+    UsageOutput,
+)
 from parlance_i18n.tools.context import I18nContext
 from parlance_i18n.tools.models import (
     AddMessagesInput,
@@ -49,9 +57,9 @@ class _OnFirstUse:
 
 
 if TYPE_CHECKING:
-    from parlance_i18n.tools import engine, loop
+    from parlance_i18n.tools import code, engine, loop
 else:
-    engine, loop = _OnFirstUse("engine"), _OnFirstUse("loop")
+    engine, loop, code = _OnFirstUse("engine"), _OnFirstUse("loop"), _OnFirstUse("code")
 
 
 async def translate(args: TranslateInput, ctx: I18nContext) -> ToolResult[TranslateOutput]:
@@ -112,6 +120,28 @@ async def translate_missing(args: TranslateMissingInput, ctx: I18nContext) -> To
     """Translate what is missing in a locale with your model (MCP sampling) and write what validates. Without
     sampling, answers the work items and the prompt instead: translate them and call i18n_set_messages."""
     return await loop.translate_missing(args, ctx)
+
+
+async def usage(args: UsageInput, ctx: I18nContext) -> UsageOutput:
+    """Which of a catalog's keys the source code calls (with where), which nothing calls (`unused`: pass them
+    to i18n_delete_keys as they are), which the code calls but the catalog lacks (`undefined`), and the
+    calls whose key is built at run time (`dynamic`, with the static prefix that keeps the keys it may reach
+    out of `unused`). Read with each framework's parser, as its own extractor reads the code. Paged."""
+    return await code.usage(args, ctx)
+
+
+async def hardcoded(args: HardcodedInput, ctx: I18nContext) -> HardcodedOutput:
+    """User-visible strings in the source code that do not go through the i18n API (JSX text and labels,
+    SwiftUI Text(verbatim:), Android layouts' android:text, template text outside translate tags, ...), each
+    with its place and a suggested key in the project's key style. Paged."""
+    return await code.hardcoded(args, ctx)
+
+
+async def extract(args: ExtractInput, ctx: I18nContext) -> ExtractOutput:
+    """Replace one hard-coded string (file, line, column as i18n_hardcoded gives them) with the framework's own
+    call of a new key, and add the source message to the catalog: both written atomically, answered as diffs.
+    Refused, with the reason, where the call needs what the file lacks (no `t` in scope). dry_run shows both."""
+    return await code.extract(args, ctx)
 
 
 async def read_locales(ctx: I18nContext) -> dict[str, Any]:

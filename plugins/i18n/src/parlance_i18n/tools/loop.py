@@ -57,7 +57,8 @@ from parlance_i18n.tools.models import (
 )
 from parlance_i18n.tools.wire import domain_or_argument_errors, invalid_message, key_result, locale_status, work_item
 
-__all__ = ["delete_keys", "missing", "rename_key", "set_messages", "status", "translate_missing"]
+__all__ = ["delete_keys", "missing", "project_of", "rename_key", "root_of", "set_messages", "settings_of", "source_of",
+           "status", "translate_missing", "write_source_message"]
 
 logger = logging.getLogger(__name__)
 
@@ -69,8 +70,8 @@ _SAMPLE_MAX_TOKENS = 8192
 
 
 async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
-    project = await _project(ctx)
-    root = _root(ctx)
+    project = await project_of(ctx)
+    root = root_of(ctx)
     # A catalog whose path matches no file (or a file of no known format) is the project's problem,
     # named by its pattern: said in every answer, and the whole answer when nothing else was found.
     problems = [invalid_message(_invalid(problem), root) for problem in project.problems]
@@ -78,7 +79,7 @@ async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
         return StatusOutput(source_locale=project.source_tag.code, catalogs=[], catalog_problems=problems)
     with domain_or_argument_errors:
         locales = [_locale(project, args.locale)] if args.locale is not None else list(project.locales.values())
-    source = _source(project)
+    source = source_of(project)
     lock = _lock(ctx, project)
 
     def build() -> list[LocaleStatusReport]:
@@ -93,7 +94,15 @@ async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
 
     with domain_or_argument_errors:  # an unknown catalog, a lock file that is not one: sentences, not crashes
         catalogs = await anyio.to_thread.run_sync(build)
-    return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs, catalog_problems=problems)
+    usage = []
+    if settings_of(ctx).sources:  # the code's counts: the scanner loads only for a project that names its code
+        from parlance_i18n.tools import code
+
+        with domain_or_argument_errors:
+            usage = [counts for counts in await anyio.to_thread.run_sync(code.usage_counts, ctx, project)
+                     if args.catalog is None or counts.catalog == args.catalog]
+    return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs, catalog_problems=problems,
+                        usage=usage)
 
 
 async def missing(args: MissingInput, ctx: I18nContext) -> ToolResult[MissingOutput]:
@@ -119,10 +128,10 @@ class _Page:
 
 async def _work_page(ctx: I18nContext, locale: str, catalog: str | None, limit: int, cursor: str | None) -> _Page:
     """A page of work items for `locale`, read off the event loop, and the prompt that translates it."""
-    project = await _project(ctx)
+    project = await project_of(ctx)
     with domain_or_argument_errors:
         target = _locale(project, locale, create_hint=True)
-    source = _source(project)
+    source = source_of(project)
 
     def build() -> tuple[list[WorkItem], str | None, StyleNotes]:
         glossary, notes = _glossary(ctx, target.tag)
@@ -134,7 +143,7 @@ async def _work_page(ctx: I18nContext, locale: str, catalog: str | None, limit: 
     with domain_or_argument_errors:  # a bad glossary file or cursor: a sentence naming it
         items, next_cursor, notes = await anyio.to_thread.run_sync(build)
     prompt = render_prompt(items, target.tag, notes, ctx.language_packs, source_tag=project.source_tag) if items else ""
-    root = _root(ctx)
+    root = root_of(ctx)
     return _Page(project, target, items, [work_item(item, root) for item in items], next_cursor, prompt)
 
 
@@ -142,12 +151,12 @@ async def _work_page(ctx: I18nContext, locale: str, catalog: str | None, limit: 
 
 
 async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
-    project = await _project(ctx)
+    project = await project_of(ctx)
     with domain_or_argument_errors:
         if args.create_locale:  # a locale without files yet: planned with none, its files started by the plan
             tag = parse_locale(args.locale)
             target = project.locales.get(tag.code) or ProjectLocale(tag, [])
-            if not target.files and not _source(project).files:  # gettext's msgids, XLIFF's <source>s alone
+            if not target.files and not source_of(project).files:  # gettext's msgids, XLIFF's <source>s alone
                 raise ToolError("NO_SOURCE_FILES", f"{tag.code} cannot be started here: the project has no file of the "
                                 f"source locale {project.source_tag.code} for a new file to be made from (its sources "
                                 "are in each translation's file): start the file with the format's own tool (gettext: "
@@ -161,7 +170,7 @@ async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
 
 async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
                catalog: str | None, allow_new_keys: bool, dry_run: bool, *, create_locale: bool = False) -> WriteOutput:
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     _within_write_caps(settings, messages)
     limit = settings.max_message_chars
     too_long = sorted(key for key, value in messages.items()
@@ -176,11 +185,18 @@ async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messag
         glossary, _ = _glossary(ctx, target.tag)
         new_files = NewFiles({source.label: source for source in project.sources}, project.source_tag, target.tag,
                              project.root) if create_locale else None
-        return plan_set_messages(target, _source(project), messages, catalog=catalog,
+        return plan_set_messages(target, source_of(project), messages, catalog=catalog,
                                  allow_new_keys=allow_new_keys, glossary_check=glossary.missing_in,
                                  new_files=new_files)
 
-    return await _write(ctx, project, dry_run, plan, [target, _source(project)], record=target)
+    return await _write(ctx, project, dry_run, plan, [target, source_of(project)], record=target)
+
+
+async def write_source_message(ctx: I18nContext, project: Project, catalog: str, key: str, message: str,
+                               dry_run: bool) -> WriteOutput:
+    """Add `key` with `message` to the catalog's source-locale files (i18n_extract's catalog half): a new
+    key, validated and placed as every write is."""
+    return await _set(ctx, project, source_of(project), {key: message}, catalog, True, dry_run)
 
 
 def _texts(value: Any) -> list[str]:
@@ -203,7 +219,7 @@ def _within_write_caps(settings: I18nSettings, messages: dict[str, Any]) -> None
 
 
 async def rename_key(args: RenameKeyInput, ctx: I18nContext) -> WriteOutput:
-    project = await _project(ctx)
+    project = await project_of(ctx)
     locales = list(project.locales.values())
     return await _write(ctx, project, args.dry_run,
                         lambda: plan_rename_key(locales, args.old, args.new,
@@ -211,7 +227,7 @@ async def rename_key(args: RenameKeyInput, ctx: I18nContext) -> WriteOutput:
 
 
 async def delete_keys(args: DeleteKeysInput, ctx: I18nContext) -> WriteOutput:
-    project = await _project(ctx)
+    project = await project_of(ctx)
     locales = list(project.locales.values())
     return await _write(ctx, project, args.dry_run,
                         lambda: plan_delete_keys(locales, list(args.keys), catalog=args.catalog), locales)
@@ -273,7 +289,7 @@ async def _write(ctx: I18nContext, project: Project, dry_run: bool, plan: Any, r
 
     with domain_or_argument_errors:
         done = await anyio.to_thread.run_sync(run)
-    root = _root(ctx)  # paths as the project's own: relative to parlance.toml's folder
+    root = root_of(ctx)  # paths as the project's own: relative to parlance.toml's folder
     results = [key_result(outcome, root) for outcome in done.outcomes]
     counts = {status: sum(1 for r in results if r.status == status) for status in ("written", "unchanged", "refused")}
     if not dry_run:
@@ -288,7 +304,7 @@ def _record_sources(ctx: I18nContext, project: Project, target: ProjectLocale, d
     if not written:
         return
     lock = _lock(ctx, project)
-    for view in catalog_views(_source(project), target, order=[source.label for source in project.sources]):
+    for view in catalog_views(source_of(project), target, order=[source.label for source in project.sources]):
         entries = {key: text for key in written if view.has_key(key) and (text := view.source_text(key)) is not None}
         if entries:
             lock.record(view.name, target.tag.code, entries)
@@ -302,7 +318,7 @@ def _catalog(ctx: I18nContext) -> Catalog:
     return found
 
 
-async def _project(ctx: I18nContext) -> Project:
+async def project_of(ctx: I18nContext) -> Project:
     """The project's catalogs, with the files created, deleted or replaced since the last call noticed
     (listing folders and reading files' heads: off the event loop)."""
     catalog = _catalog(ctx)
@@ -331,7 +347,7 @@ def _locale(project: Project, code: str | None, *, create_hint: bool = False) ->
     return found
 
 
-def _source(project: Project) -> ProjectLocale:
+def source_of(project: Project) -> ProjectLocale:
     """The source locale's files; none at all when the catalogs carry their sources in every locale's
     files (gettext's msgids, XLIFF's `<source>`: `loop.status` reads them there)."""
     found = project.locales.get(project.source_tag.code)
@@ -358,7 +374,7 @@ def _refresh(*locales: ProjectLocale) -> None:
             locale.reload()
 
 
-def _settings(ctx: I18nContext) -> I18nSettings:
+def settings_of(ctx: I18nContext) -> I18nSettings:
     """The pack's settings (the defaults when parlance.toml has no [packs.i18n])."""
     return ctx.settings or I18nSettings()
 
@@ -366,19 +382,19 @@ def _settings(ctx: I18nContext) -> I18nSettings:
 def _lock(ctx: I18nContext, project: Project) -> SourceLock:
     """The lock file (the host resolved it beside parlance.toml), held to the project's folder unless
     `allow_outside_project` lets it lie elsewhere on purpose (then to its own folder)."""
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     return SourceLock(settings.lock_file, None if settings.allow_outside_project else settings.root)
 
 
-def _root(ctx: I18nContext) -> Path:
+def root_of(ctx: I18nContext) -> Path:
     """The project's folder: where parlance.toml is (`project_root`, which the host resolves there); the
     lock file's folder for settings built in code."""
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     return settings.root or settings.lock_file.parent
 
 
 def _glossary(ctx: I18nContext, tag: LocaleTag) -> tuple[Glossary, StyleNotes]:
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     root = None if settings.allow_outside_project else settings.root
     return load_glossary(tag, ctx.language_packs, list(settings.glossaries), root)
 

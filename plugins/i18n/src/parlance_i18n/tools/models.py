@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from parlance_i18n.loop.reports import LocaleStatusReport, SkippedMessage
+from parlance_i18n.tools.code_models import CatalogUsageCounts
 from parlance_i18n.model.reports import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
 
 __all__ = [

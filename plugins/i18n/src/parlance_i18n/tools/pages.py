@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-__all__ = ["PAGE_CHARS", "page_of"]
+__all__ = ["PAGE_CHARS", "page_of", "window"]
 
 PAGE_CHARS = 8000
 """About what one answer may hold before it is paged (the reports' JSON, without the envelope)."""
@@ -42,6 +42,15 @@ def page_of(reports: Sequence[ReportT], cursor: str | None, asked: Sequence[Any]
     return page, (_write(end, fingerprint) if end < len(reports) else None)
 
 
+def window(cursor: str | None, asked: Sequence[Any], count: int, limit: int) -> tuple[int, str | None]:
+    """A page of `limit` items of lists whose longest holds `count`: where it starts (from `cursor`), and
+    the cursor of the next page (None on the last). `asked` are the arguments the cursor is tied to."""
+    fingerprint = _fingerprint(asked, count)
+    start = _read(cursor, fingerprint) if cursor else 0
+    end = start + limit
+    return start, (_write(end, fingerprint) if end < count else None)
+
+
 def _fingerprint(asked: Sequence[Any], count: int) -> str:
     return hashlib.sha256(json.dumps([list(asked), count], default=str).encode()).hexdigest()[:16]
 
@@ -55,9 +64,9 @@ def _read(cursor: str, fingerprint: str) -> int:
         position, _, found = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode().partition(":")
         start = int(position)
     except ValueError:  # not base64, not UTF-8, not a number: binascii.Error and UnicodeDecodeError are ValueErrors
-        raise ValueError("the cursor is not one i18n_check gave out: pass the next_cursor of the previous page "
+        raise ValueError("the cursor is not one this tool gave out: pass the next_cursor of the previous page "
                          "as it is, or leave it out to start again") from None
     if found != fingerprint or start < 1:
-        raise ValueError("the cursor belongs to a check with other arguments (locale, catalog, details, limit), or "
-                         "the project's catalogs changed since it was given out: leave it out to start again")
+        raise ValueError("the cursor belongs to a call with other arguments (locale, catalog, details, limit, paths), "
+                         "or the project's files changed since it was given out: leave it out to start again")
     return start

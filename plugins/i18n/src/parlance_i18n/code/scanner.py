@@ -1,0 +1,121 @@
+"""Every source file of a `sources` entry scanned once per content: a re-scan after one file changed
+parses one file.
+
+A file found with the (inode, size, mtime) it had at its last scan is not read again; one whose stamp
+changed is read and hashed, and parsed only when its content hash changed (a `touch`, a checkout of
+the same content, costs a read). A stamp taken within two seconds of its own mtime is not trusted (a
+file written twice within the file system's timestamp granularity could keep it: git's "racily clean"
+rule), so such a file is hashed again on the next scan. Results are kept per framework's options, so
+two `sources` entries reading one file each keep their own.
+
+A file that cannot be read (too large, outside the project, not a regular file) is skipped and named
+with the reason; a framework that fails on one file loses that file, never the scan.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from parlance_i18n.code.files import SourceFile, source_files
+from parlance_i18n.code.frameworks.base import Framework
+from parlance_i18n.code.model import FileScan
+from parlance_i18n.errors import I18nError
+from parlance_i18n.formats import CatalogFileError
+from parlance_i18n.store import read_bytes
+
+__all__ = ["ScanCache", "Scanned", "Skipped"]
+
+logger = logging.getLogger(__name__)
+
+_RACY_SECONDS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    file: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scanned:
+    """One entry's scan: each file read, with what it holds, and the files skipped with the reason."""
+
+    files: tuple[tuple[str, FileScan], ...]
+    skipped: tuple[Skipped, ...]
+    parsed: int
+    """How many files were parsed by this scan (the rest came from the cache)."""
+
+
+@dataclass(slots=True)
+class _Kept:
+    stamp: tuple[int, int, int]
+    digest: bytes
+    scan: FileScan
+    trusted: bool
+
+
+class ScanCache:
+    """The scans of one project's source files, kept between calls (shared by every session)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, str], _Kept] = {}
+        self._lock = threading.Lock()
+
+    def scan(self, root: Path, framework: Framework) -> Scanned:
+        """Every file `framework`'s entry names under `root`, scanned or taken from the cache."""
+        options = framework.options
+        identity = f"{framework.name}:{options.model_dump_json()}"
+        found = [f for f in source_files(root, options.paths, options.exclude) if framework.reads(f.relative)]
+        results: list[tuple[str, FileScan]] = []
+        skipped: list[Skipped] = []
+        parsed = 0
+        now = time.time()
+        with self._lock:
+            kept = {key: value for key, value in self._kept.items() if key[0] == identity}
+        fresh: dict[tuple[str, str], _Kept] = {}
+        for file in found:
+            key = (identity, file.relative)
+            before = kept.get(key)
+            if before is not None and before.trusted and before.stamp == file.stamp:
+                fresh[key] = before
+                results.append((file.relative, before.scan))
+                continue
+            try:
+                data = read_bytes(file.path, root=root, max_bytes=options.max_file_bytes, kind="source files",
+                                  setting="[[packs.i18n.sources]] max_file_bytes")
+            except (I18nError, CatalogFileError) as exc:
+                skipped.append(Skipped(file.relative, exc.message if isinstance(exc, I18nError) else str(exc)))
+                continue
+            except OSError as exc:
+                skipped.append(Skipped(file.relative, f"it could not be read ({exc.strerror or exc.__class__.__name__})"))
+                continue
+            digest = hashlib.sha256(data).digest()
+            trusted = now - file.stamp[2] / 1e9 > _RACY_SECONDS
+            if before is not None and before.digest == digest:
+                scan = before.scan
+            else:
+                scan = _scan_one(framework, file, data)
+                parsed += 1
+            fresh[key] = _Kept(file.stamp, digest, scan, trusted)
+            results.append((file.relative, scan))
+        with self._lock:  # files gone since are dropped with the rest of this entry's old results
+            for key in kept:
+                self._kept.pop(key, None)
+            self._kept.update(fresh)
+        return Scanned(tuple(results), tuple(skipped), parsed)
+
+
+def _scan_one(framework: Framework, file: SourceFile, data: bytes) -> FileScan:
+    try:
+        return framework.scan(file.relative, data)
+    except RecursionError:
+        return FileScan(problems=("the file nests too deeply to be read",))
+    except Exception as exc:  # a framework's bug on one file loses that file, never the scan
+        logger.warning("i18n.source_scan_failed", extra={"framework": framework.name, "error": exc.__class__.__name__})
+        return FileScan(problems=(f"the {framework.name} reader failed on this file ({exc.__class__.__name__})",))
+

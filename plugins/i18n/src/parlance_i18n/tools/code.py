@@ -1,0 +1,344 @@
+"""The code tools' engine: i18n_usage, i18n_hardcoded, i18n_extract, and the counts i18n_status adds.
+Loaded on the first call, like `loop`.
+
+Each `[[packs.i18n.sources]]` entry is read by its framework (named, or told from its catalog's
+format: `frameworks.guess`). Scans are kept per server in a `ScanCache` (by content hash), so every
+session's second call re-parses only the files that changed. Blocking work (walking folders, reading
+and parsing files, writing) runs in a worker thread.
+
+`i18n_extract` writes two files: the catalog's source-locale file first (through the loop's
+validated write, so the message is checked and placed as any other), then the source file (through
+`store.update_file`: atomic, and applied again to what is there if someone saved the file meanwhile,
+as long as the same literal is still there). The catalog first, because a key nothing calls yet is
+harmless and a call of a key the catalog lacks is not.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+import anyio
+from parlance import ToolError
+
+from parlance_i18n.code.files import glob_regex
+from parlance_i18n.code.frameworks import framework_class, guess
+from parlance_i18n.code.frameworks.base import Edit, ExtractionRefused, Framework, KeyStyle
+from parlance_i18n.code.model import FileScan, Hardcoded
+from parlance_i18n.code.scanner import ScanCache, Scanned
+from parlance_i18n.code.settings import SourceSettings
+from parlance_i18n.code.usage import KeyUse, Usage, usage_of
+from parlance_i18n.loop.status import CatalogView
+from parlance_i18n.model.catalog import Catalog
+from parlance_i18n.model.project import Project
+from parlance_i18n.store import ConcurrentChange, read_bytes, unified_diff, update_file
+from parlance_i18n.tools import loop
+from parlance_i18n.tools.code_models import (
+    CatalogUsageCounts,
+    DynamicKeyView,
+    ExtractInput,
+    ExtractOutput,
+    HardcodedInput,
+    HardcodedOutput,
+    HardcodedView,
+    KeyUseView,
+    PlaceView,
+    SkippedFileView,
+    UsageInput,
+    UsageOutput,
+)
+from parlance_i18n.tools.context import I18nContext
+from parlance_i18n.tools.pages import window
+from parlance_i18n.tools.wire import clip, domain_or_argument_errors
+
+__all__ = ["extract", "hardcoded", "usage", "usage_counts"]
+
+_REFERENCES_SHOWN = 20
+_caches: weakref.WeakKeyDictionary[Catalog, ScanCache] = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A `sources` entry with the catalog its code calls and the framework that reads it."""
+
+    catalog: str
+    framework: Framework
+
+
+# --- tools ---------------------------------------------------------------------------------------------
+
+
+async def usage(args: UsageInput, ctx: I18nContext) -> UsageOutput:
+    project = await loop.project_of(ctx)
+    root = loop.root_of(ctx)
+    entries = _of_catalog(_entries(ctx, project), args.catalog)
+
+    def run() -> tuple[Usage, list[Scanned]]:
+        scans = [_cache(ctx).scan(root, entry.framework) for entry in entries]
+        return _usage(project, entries, scans), scans
+
+    with domain_or_argument_errors:
+        found, scans = await anyio.to_thread.run_sync(run)
+        lists = (found.used, found.unused, found.undefined, found.dynamic)
+        start, next_cursor = window(args.cursor, ["usage", entries[0].catalog, args.limit],
+                                    max(len(items) for items in lists), args.limit)
+    end = start + args.limit
+    return UsageOutput(
+        catalog=entries[0].catalog,
+        framework=entries[0].framework.name,
+        used=[_key_view(use) for use in found.used[start:end]],
+        unused=found.unused[start:end],
+        undefined=[_key_view(use) for use in found.undefined[start:end]],
+        dynamic=[DynamicKeyView(file=d.file, line=d.line, column=d.column, expression=clip(d.expression),
+                                prefix=d.prefix, reachable=d.reachable) for d in found.dynamic[start:end]],
+        counts={"used": len(found.used), "unused": len(found.unused), "undefined": len(found.undefined),
+                "dynamic": len(found.dynamic), "reachable": len(found.reachable)},
+        files_scanned=sum(len(s.files) for s in scans),
+        files_skipped=_skipped(scans),
+        next_cursor=next_cursor,
+    )
+
+
+async def hardcoded(args: HardcodedInput, ctx: I18nContext) -> HardcodedOutput:
+    project = await loop.project_of(ctx)
+    root = loop.root_of(ctx)
+    entries = _entries(ctx, project)
+    wanted = [glob_regex(g) for g in args.paths or []]
+
+    def run() -> tuple[list[HardcodedView], list[Scanned]]:
+        views: list[HardcodedView] = []
+        scans: list[Scanned] = []
+        for entry in entries:
+            scanned = _cache(ctx).scan(root, entry.framework)
+            scans.append(scanned)
+            keys = _catalog_keys(project, entry.catalog)
+            style = KeyStyle.of(keys)
+            for file, scan in scanned.files:
+                if wanted and not any(r.fullmatch(file) for r in wanted):
+                    continue
+                for literal in scan.hardcoded:
+                    views.append(HardcodedView(file=file, line=literal.span.line, column=literal.span.column,
+                                               text=clip(literal.text), kind=literal.kind, catalog=entry.catalog,
+                                               suggested_key=entry.framework.suggest_key(literal, file, style, keys)))
+        return views, scans
+
+    with domain_or_argument_errors:
+        views, scans = await anyio.to_thread.run_sync(run)
+        start, next_cursor = window(args.cursor, ["hardcoded", args.paths, args.limit], len(views), args.limit)
+    return HardcodedOutput(strings=views[start:start + args.limit], total=len(views),
+                           files_scanned=sum(len(s.files) for s in scans), files_skipped=_skipped(scans),
+                           next_cursor=next_cursor)
+
+
+async def extract(args: ExtractInput, ctx: I18nContext) -> ExtractOutput:
+    project = await loop.project_of(ctx)
+    root = loop.root_of(ctx)
+    given = PurePosixPath(args.file.replace("\\", "/"))
+    if given.is_absolute() or ".." in given.parts:
+        raise ToolError("INVALID_ARGUMENTS", "file: name the source file relative to parlance.toml, as "
+                                             "i18n_hardcoded lists it (no leading '/', no '..')", {"file": args.file})
+    relative = given.as_posix()
+    entry = _reader_of(_entries(ctx, project), relative)
+    path = root / relative
+
+    def plan() -> tuple[bytes, Hardcoded, str, bytes, str]:
+        data = read_bytes(path, root=root, max_bytes=entry.framework.options.max_file_bytes, kind="source files",
+                          setting="[[packs.i18n.sources]] max_file_bytes")
+        literal = _literal_at(entry.framework, relative, data, args.line, args.column)
+        keys = _catalog_keys(project, entry.catalog)
+        key = args.key or entry.framework.suggest_key(literal, relative, KeyStyle.of(keys), keys)
+        try:
+            extraction = entry.framework.extraction(relative, data, literal, key)
+        except ExtractionRefused as exc:
+            raise ToolError("EXTRACTION_REFUSED", f"{relative}:{args.line}:{args.column}: {exc.reason}",
+                            {"file": relative, "line": args.line, "column": args.column}) from None
+        return data, literal, key, _applied(data, extraction.edits), extraction.message
+
+    with domain_or_argument_errors:
+        data, literal, key, after, message = await anyio.to_thread.run_sync(plan)
+    notes: list[str] = []
+    catalog_diff = ""
+    if entry.framework.key_is_text:
+        notes.append(f"{entry.framework.name} catalogs take new messages from the code: run the project's extraction "
+                     "(makemessages, xgettext and msgmerge) to add the msgid to the catalog")
+    else:
+        written = await loop.write_source_message(ctx, project, entry.catalog, key, message, args.dry_run)
+        refused = [r for r in written.results if r.status == "refused"]
+        if refused:
+            raise ToolError("EXTRACTION_REFUSED", f"the catalog refused the message for {key!r}: "
+                                                  f"{'; '.join(refused[0].reasons)}; the source file was not changed",
+                            {"key": key, "reasons": refused[0].reasons})
+        catalog_diff = written.diff
+        notes.extend(written.notes)
+    if args.dry_run:
+        code_diff = unified_diff(data, after, relative)
+    else:
+        def write() -> str:
+            result = update_file(path, lambda current, attempt: _again(entry.framework, relative, data, after,
+                                                                        literal, key, current),
+                                 within=root, place="the project's folder",
+                                 max_bytes=entry.framework.options.max_file_bytes)
+            return result.diff(relative)
+
+        with domain_or_argument_errors:
+            code_diff = await anyio.to_thread.run_sync(write)
+    return ExtractOutput(dry_run=args.dry_run, key=key, catalog=entry.catalog, message=message,
+                         code_diff=code_diff, catalog_diff=catalog_diff, notes=notes)
+
+
+def usage_counts(ctx: I18nContext, project: Project) -> list[CatalogUsageCounts]:
+    """Per catalog the sources call: how many keys are used, unused, undefined, dynamic (blocking: call
+    it in a worker thread)."""
+    entries = _entries(ctx, project)
+    root = loop.root_of(ctx)
+    counts: list[CatalogUsageCounts] = []
+    for catalog in dict.fromkeys(entry.catalog for entry in entries):
+        mine = [entry for entry in entries if entry.catalog == catalog]
+        scans = [_cache(ctx).scan(root, entry.framework) for entry in mine]
+        found = _usage(project, mine, scans)
+        counts.append(CatalogUsageCounts(catalog=catalog, used=len(found.used), unused=len(found.unused),
+                                         undefined=len(found.undefined), dynamic=len(found.dynamic),
+                                         files_scanned=sum(len(s.files) for s in scans)))
+    return counts
+
+
+# --- helpers -------------------------------------------------------------------------------------------
+
+
+def _cache(ctx: I18nContext) -> ScanCache:
+    catalog: Catalog = ctx.state
+    cache = _caches.get(catalog)
+    if cache is None:
+        cache = _caches[catalog] = ScanCache()
+    return cache
+
+
+_frameworks: dict[str, Framework] = {}
+
+
+def _entries(ctx: I18nContext, project: Project) -> list[_Entry]:
+    settings = loop.settings_of(ctx)
+    labels = [source.label for source in project.sources]
+    entries: list[_Entry] = []
+    for index, options in enumerate(settings.sources):
+        catalog = options.catalog or labels[0]
+        entries.append(_Entry(catalog, _framework(index, options, project, catalog, loop.root_of(ctx))))
+    if not entries:
+        raise ToolError("NO_SOURCES", "no source code is configured: add a [[packs.i18n.sources]] entry (paths, "
+                                      "catalog, framework) to parlance.toml")
+    return entries
+
+
+def _framework(index: int, options: SourceSettings, project: Project, catalog: str, root: Path) -> Framework:
+    name = options.framework
+    if name is None:
+        formats = {file.format.name for locale in project.locales.values() for file in locale.files
+                   if file.catalog == catalog}
+        markers = {marker for marker in ("manage.py",) if (root / marker).is_file()}
+        name = next((told for fmt in sorted(formats) if (told := guess(fmt, markers)) is not None), None)
+        if name is None:
+            raise ToolError("UNKNOWN_FRAMEWORK", f"sources[{index}]: the framework of the code calling {catalog!r} "
+                                                 "cannot be told from its catalog's format: set framework in its "
+                                                 "[[packs.i18n.sources]] entry", {"catalog": catalog})
+    identity = f"{name}:{options.model_dump_json()}"
+    framework = _frameworks.get(identity)
+    if framework is None:
+        framework = _frameworks[identity] = framework_class(name)(options)
+    return framework
+
+
+def _of_catalog(entries: list[_Entry], catalog: str | None) -> list[_Entry]:
+    if catalog is None:
+        catalog = entries[0].catalog
+    chosen = [entry for entry in entries if entry.catalog == catalog]
+    if not chosen:
+        called = ", ".join(dict.fromkeys(entry.catalog for entry in entries))
+        raise ToolError("UNKNOWN_CATALOG", f"no [[packs.i18n.sources]] entry calls the catalog {catalog!r}; the "
+                                           f"sources call: {called}", {"catalog": catalog})
+    return chosen
+
+
+def _catalog_keys(project: Project, catalog: str) -> dict[str, str | None]:
+    """The catalog's keys (catalog key -> the domain of the file that holds it), in file order: the
+    source locale's files, or where a key is its source text (gettext), every locale's."""
+    source = loop.source_of(project)
+    keys: dict[str, str | None] = {}
+    for file, messages in source.load():
+        if file.catalog == catalog:
+            for key in messages:
+                keys.setdefault(key, file.domain)
+    if not keys:
+        for locale in project.locales.values():
+            for key in CatalogView(catalog, source, locale).keys:
+                keys.setdefault(key, None)
+    return keys
+
+
+def _usage(project: Project, entries: list[_Entry], scans: list[Scanned]) -> Usage:
+    keys = _catalog_keys(project, entries[0].catalog)
+    read = ((entry.framework, file, scan) for entry, scanned in zip(entries, scans, strict=True)
+            for file, scan in scanned.files)
+    return usage_of(entries[0].framework, read, keys)
+
+
+def _key_view(use: KeyUse) -> KeyUseView:
+    return KeyUseView(key=use.key, reference_count=len(use.references), default=use.default, plural=use.plural,
+                      references=[PlaceView(file=p.file, line=p.line, column=p.column)
+                                  for p in use.references[:_REFERENCES_SHOWN]])
+
+
+def _skipped(scans: Iterable[Scanned]) -> list[SkippedFileView]:
+    return [SkippedFileView(file=s.file, reason=clip(s.reason)) for scanned in scans for s in scanned.skipped][:50]
+
+
+def _reader_of(entries: list[_Entry], relative: str) -> _Entry:
+    for entry in entries:
+        options = entry.framework.options
+        if (any(glob_regex(g).fullmatch(relative) for g in options.paths)
+                and not any(glob_regex(g).fullmatch(relative) for g in options.exclude)
+                and entry.framework.reads(relative)):
+            return entry
+    raise ToolError("NOT_A_SOURCE_FILE", f"{relative} is not among the configured sources' files: name a file "
+                                         "i18n_hardcoded lists (relative to parlance.toml)", {"file": relative})
+
+
+def _literal_at(framework: Framework, relative: str, data: bytes, line: int, column: int) -> Hardcoded:
+    scan = framework.scan(relative, data)
+    for literal in scan.hardcoded:
+        if literal.span.line == line and literal.span.column == column:
+            return literal
+    near = [f"{h.span.line}:{h.span.column}" for h in scan.hardcoded if abs(h.span.line - line) <= 3][:5]
+    hint = f" (hard-coded strings near it start at {', '.join(near)})" if near else ""
+    raise ToolError("NOT_FOUND", f"no hard-coded string starts at {relative}:{line}:{column}{hint}: call "
+                                 "i18n_hardcoded for the current positions", {"file": relative, "line": line,
+                                                                              "column": column})
+
+
+def _applied(data: bytes, edits: Iterable[Edit]) -> bytes:
+    out = data
+    for edit in sorted(edits, key=lambda e: -e.start):  # from the end, so earlier spans keep their offsets
+        out = out[:edit.start] + edit.text.encode("utf-8") + out[edit.end:]
+    return out
+
+
+def _again(framework: Framework, relative: str, planned_from: bytes, planned: bytes, literal: Hardcoded, key: str,
+           current: bytes | None) -> bytes:
+    """The source file's new bytes, given what is there now: the planned result when nobody saved it
+    meanwhile, else the same literal (same text and kind, the nearest to where it was) replaced anew."""
+    if current == planned_from:
+        return planned
+    if current is None:
+        raise ConcurrentChange(relative, "was deleted while the literal was being extracted: nothing was written")
+    scan: FileScan = framework.scan(relative, current)
+    same = [h for h in scan.hardcoded if h.text == literal.text and h.kind == literal.kind]
+    if not same:
+        raise ConcurrentChange(relative, f"changed meanwhile and no longer has {clip(literal.text, 60)!r}: the source "
+                                         "file was not changed (the catalog has the key); call i18n_hardcoded again")
+    nearest = min(same, key=lambda h: abs(h.span.line - literal.span.line))
+    try:
+        return _applied(current, framework.extraction(relative, current, nearest, key).edits)
+    except ExtractionRefused as exc:
+        raise ConcurrentChange(relative, f"changed meanwhile: {exc.reason}") from None
+
