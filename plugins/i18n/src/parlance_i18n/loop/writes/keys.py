@@ -55,7 +55,7 @@ def plan_rename_key(target_locales: list[ProjectLocale], old: str, new: str, *,
 def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
                      catalog: str | None = None, limits: ReadLimits = DEFAULT_READ_LIMITS) -> WritePlan:
     """Delete `keys` from every file of the locales (of `catalog`) that has them; a key no file has is
-    refused. In a file holding every locale (`.xcstrings`) an entry goes whole, with every locale's part."""
+    refused. A key spelled `ns:key` names `key` in the files of the namespace (domain) `ns`. In a file holding every locale (`.xcstrings`) an entry goes whole, with every locale's part."""
     reader = Reader(limits)
     found: dict[str, list[Path]] = {key: [] for key in keys}
     edits: dict[Path, list[Step]] = {}
@@ -83,7 +83,7 @@ def plan_delete_keys(target_locales: list[ProjectLocale], keys: list[str], *,
                 continue
             writes = []
             for key in keys:
-                parts = file.format.message_keys(document, key)
+                parts = file.format.message_keys(document, key) or _in_namespace(file, document, key)
                 if parts:
                     writes.append(tuple((part, None) for part in parts))
                     if path not in found[key]:
@@ -139,6 +139,14 @@ def plan_steps(reader: Reader, key: str | None, edits: dict[Path, list[Step]], e
         outcomes += [KeyOutcome(k, "written", [], str(path)) for path in paths]
     replay = {path: (edited_as[path], tuple(edits[path])) for path in files}
     return WritePlan(outcomes, files, replay)
+
+
+def _in_namespace(file: CatalogFile, document: Document, key: str) -> list[str]:
+    """The parts of `ns:key`, as i18n_usage spells a key of a catalog whose files are namespaces (i18next's
+    `{domain}.json`), where `file` is of the namespace `ns`; none otherwise."""
+    if file.domain is None or not key.startswith(f"{file.domain}:"):
+        return []
+    return list(file.format.message_keys(document, key[len(file.domain) + 1:]))
 
 
 def _by_path(locales: Iterable[ProjectLocale], catalog: str | None) -> dict[Path, list[CatalogFile]]:
