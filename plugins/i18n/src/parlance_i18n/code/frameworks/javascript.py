@@ -248,10 +248,10 @@ def hardcoded(file: JsFile, captures: dict[str, list[Node]], ignored: set[int], 
         if name not in USER_VISIBLE_ATTRIBUTES or value.start_point[0] in ignored or inside_skipped(value):
             continue
         literal = attribute_expression(value)
-        text = parsing.string_value(literal) if literal is not None else None
-        if text is None or not _has_letter(text) or "://" in text:
+        value_text = parsing.string_value(literal) if literal is not None else None
+        if value_text is None or not _has_letter(value_text) or "://" in value_text:
             continue
-        found.append(Hardcoded(" ".join(text.split()), f"jsx-attribute:{name}", parsing.span_of(value, file.data)))
+        found.append(Hardcoded(" ".join(value_text.split()), f"jsx-attribute:{name}", parsing.span_of(value, file.data)))
     found.sort(key=lambda h: h.span.start_byte)
     return found
 
