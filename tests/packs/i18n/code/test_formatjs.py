@@ -19,7 +19,7 @@ TREE = Path(__file__).parent / "trees" / "formatjs"
 
 
 def framework(**options: object) -> FormatJS:
-    return FormatJS(SourceSettings(paths=["**/*"], framework="formatjs", **options))  # type: ignore[arg-type]
+    return FormatJS(SourceSettings(paths=["**/*"], framework="formatjs", **options))
 
 
 def scan_tree(fw: FormatJS) -> dict[str, FileScan]:

@@ -20,7 +20,7 @@ TREE = Path(__file__).parent / "trees" / "i18next"
 
 
 def framework(**options: object) -> I18next:
-    return I18next(SourceSettings(paths=["**/*"], framework="i18next", **options))  # type: ignore[arg-type]
+    return I18next(SourceSettings(paths=["**/*"], framework="i18next", **options))
 
 
 def scan_tree(fw: I18next) -> dict[str, FileScan]:
