@@ -153,6 +153,9 @@ class StatusOutput(BaseModel):
     catalog_problems: list[InvalidMessage] = Field(
         default_factory=list, description="Configured catalogs that match no file (naming the path pattern), or "
                                           "files whose format is unknown.")
+    usage: list[CatalogUsageCounts] = Field(
+        default_factory=list, description="Per catalog the configured sources call: keys used, unused and undefined "
+                                          "by the code, and calls with dynamic keys (i18n_usage lists them).")
 
 
 class MissingInput(BaseModel):

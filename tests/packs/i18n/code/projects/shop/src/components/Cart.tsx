@@ -4,7 +4,7 @@ type Props = { items: string[]; state: "open" | "shipped"; onSave: () => void };
 
 export function Cart({ items, state, onSave }: Props) {
   const { t } = useTranslation();
-  // t("cart.commented") is a comment, not a call
+  const hint = 'a string that mentions t("cart.example") is not a call';
   console.log("rendering cart with", items.length);
   if (items.length === 0) {
     return <p className="cart-empty">{t("cart.empty")}</p>;
