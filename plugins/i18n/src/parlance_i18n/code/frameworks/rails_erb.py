@@ -26,7 +26,7 @@ __all__ = ["ErbSplit", "TRANSLATED_ATTRIBUTES", "hardcoded", "split"]
 
 TRANSLATED_ATTRIBUTES = frozenset({"title", "alt", "placeholder", "aria-label"})
 _DIRECTIVES = "[(directive) (output_directive) (comment_directive) (graphql_directive)] @directive"
-_HTML_TEXT = "(text) @text (comment) @comment"
+_HTML_TEXT = "[(text) (entity)] @text (comment) @comment"
 _HTML_ATTRIBUTES = """
 (attribute (attribute_name) @name [(attribute_value) @value (quoted_attribute_value (attribute_value) @value)])
 """
@@ -81,10 +81,8 @@ def hardcoded(view: ErbSplit, data: bytes) -> list[Hardcoded]:
         if _IGNORE in node_text(comment):
             ignored.update((comment.end_point[0], comment.end_point[0] + 1))
     literals: list[Hardcoded] = []
-    for node in found.get("text", []):
-        if _inside_raw_element(node):
-            continue
-        for start, end in _between_directives(view.directives, node.start_byte, node.end_byte):
+    for run_start, run_end in _text_runs(found.get("text", []), view.html):
+        for start, end in _between_directives(view.directives, run_start, run_end):
             literal = _literal(data, start, end, "erb-text")
             if literal is not None and literal.span.line - 1 not in ignored:
                 literals.append(literal)
@@ -100,9 +98,20 @@ def hardcoded(view: ErbSplit, data: bytes) -> list[Hardcoded]:
     return literals
 
 
-def _inside_raw_element(node: Node) -> bool:
-    parent = node.parent
-    return parent is not None and parent.type in ("script_element", "style_element")
+def _text_runs(nodes: list[Node], markup: bytes) -> list[tuple[int, int]]:
+    """Text and entity nodes joined where only spaces part them under one element (`a &amp; b` is one
+    text, which tree-sitter-html cuts at the entity)."""
+    runs: list[tuple[int, int]] = []
+    parents: list[int | None] = []
+    for node in sorted(nodes, key=lambda node: node.start_byte):
+        parent = node.parent
+        parent_id = parent.id if parent is not None else None
+        if runs and parents[-1] == parent_id and not markup[runs[-1][1]:node.start_byte].strip():
+            runs[-1] = (runs[-1][0], node.end_byte)
+        else:
+            runs.append((node.start_byte, node.end_byte))
+            parents.append(parent_id)
+    return runs
 
 
 def _between_directives(directives: tuple[tuple[int, int], ...], start: int, end: int) -> list[tuple[int, int]]:
