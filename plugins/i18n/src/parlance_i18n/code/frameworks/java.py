@@ -6,8 +6,9 @@ A reference is a call whose receiver is a bundle, with a string first argument:
 - `getString`, `getObject`, `getStringArray` on a `ResourceBundle`: a variable, field or parameter
   declared as one (or assigned `ResourceBundle.getBundle(...)`), `ResourceBundle.getBundle(...)` or
   a `getBundle()`/`getResourceBundle()` call itself, or, where the declaration is elsewhere (an
-  inherited or injected field), a receiver with a bundle's usual name (`bundle`, `messages`, `rb`, ...).
-  `org.json`'s `json.getString("name")` is not one: its receiver is neither;
+  inherited or injected field), a receiver with a bundle's usual name (`bundle`, `messages`, `rb`, ...)
+  that the file does not declare as something else. `org.json`'s `json.getString("name")` is not
+  one: its receiver is neither;
 - `getMessage(code, args[, default], locale)` on a Spring `MessageSource` (declared so, or named
   `messageSource`/`messages`); a string third argument of four is the default text.
 
@@ -57,6 +58,17 @@ _UI = """
   arguments: (argument_list) @args) @call
 """
 _COMMENTS = "[(line_comment) (block_comment)] @comment"
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*[.!?:;,…]*")
+"""One word of prose, with the punctuation that may end it (`Save`, `Items:`, `Don't`)."""
+
+
+def _is_prose(text: str) -> bool:
+    """Letters a user reads: not one token that is an identifier, a version, an email or a URL
+    (`jane.doe`, `v2.3.1`, `https://...`), which hold digits or `._/@` and no space."""
+    stripped = text.strip()
+    if not any(char.isalpha() for char in stripped):
+        return False
+    return any(char.isspace() for char in stripped) or bool(_WORD.fullmatch(stripped))
 
 BUNDLE_TYPES = frozenset({"ResourceBundle", "PropertyResourceBundle", "ListResourceBundle"})
 MESSAGE_SOURCE_TYPES = frozenset({"MessageSource", "MessageSourceAccessor", "ApplicationContext",
@@ -81,10 +93,12 @@ UI_WIDGETS = frozenset({
 
 @dataclass
 class _Declarations:
-    """What the file declares: bundle and message-source names, and `final String` constants."""
+    """What the file declares: bundle and message-source names, the names of other types (which a
+    bundle's usual name does not make a bundle), and `final String` constants."""
 
     bundles: set[str] = field(default_factory=set)
     sources: set[str] = field(default_factory=set)
+    others: set[str] = field(default_factory=set)
     constants: dict[str, str] = field(default_factory=dict)
 
 
@@ -112,11 +126,13 @@ def _declarations(root: Node) -> _Declarations:
             found.bundles.add(name)
         elif type_name in MESSAGE_SOURCE_TYPES:
             found.sources.add(name)
-        elif type_name == "String" and value is not None and value.type == "string_literal":
-            modifiers = next((c for c in match["decl"][0].children if c.type == "modifiers"), None)
-            text = string_value(value)
-            if modifiers is not None and "final" in node_text(modifiers).split() and text is not None:
-                found.constants[name] = text
+        elif type_name != "var":
+            found.others.add(name)
+            if type_name == "String" and value is not None and value.type == "string_literal":
+                modifiers = next((c for c in match["decl"][0].children if c.type == "modifiers"), None)
+                text = string_value(value)
+                if modifiers is not None and "final" in node_text(modifiers).split() and text is not None:
+                    found.constants[name] = text
     return found
 
 
@@ -160,13 +176,14 @@ class Java(Framework):
     @staticmethod
     def _is_lookup(method: str, receiver: Node, declared: _Declarations) -> bool:
         name = _receiver_name(receiver)
+        if name is None:
+            return method != "getMessage" and _opens_bundle(receiver)
+        undeclared = name not in declared.others
         if method == "getMessage":
-            return name is not None and (name in declared.sources or (
-                name not in declared.bundles and bool(MESSAGE_SOURCE_NAMES.match(name))))
-        if _opens_bundle(receiver):
-            return True
-        return name is not None and (name in declared.bundles or (
-            name not in declared.sources and bool(BUNDLE_NAMES.match(name))))
+            return name in declared.sources or (undeclared and name not in declared.bundles
+                                                and bool(MESSAGE_SOURCE_NAMES.match(name)))
+        return name in declared.bundles or (undeclared and name not in declared.sources
+                                            and bool(BUNDLE_NAMES.match(name)))
 
     def extraction(self, path: str, data: bytes, literal: Hardcoded, key: str) -> Extraction:
         """`"Save"` -> `bundle.getString("key")`, with the one bundle the literal's class holds."""
@@ -229,7 +246,7 @@ def _hardcoded(root: Node, data: bytes) -> list[Hardcoded]:
         for argument in match["args"][0].named_children:
             for literal in _literals(argument):
                 text = string_value(literal)
-                if text is None or not any(char.isalpha() for char in text) or literal.start_point[0] in ignored:
+                if text is None or not _is_prose(text) or literal.start_point[0] in ignored:
                     continue
                 found.append(Hardcoded(text, kind, span_of(literal, data)))
     found.sort(key=lambda literal: literal.span.start_byte)

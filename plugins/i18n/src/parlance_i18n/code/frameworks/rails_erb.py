@@ -32,6 +32,17 @@ _HTML_ATTRIBUTES = """
 """
 _SPACE = re.compile(r"\s+")
 _IGNORE = "i18n-ignore"
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*[.!?:;,…]*")
+"""One word of prose, with the punctuation that may end it (`Save`, `Items:`, `Don't`)."""
+
+
+def _is_prose(text: str) -> bool:
+    """Letters a user reads: not one token that is an identifier, a version, an email or a URL
+    (`jane.doe`, `v2.3.1`, `https://...`), which hold digits or `._/@` and no space."""
+    stripped = text.strip()
+    if not any(char.isalpha() for char in stripped):
+        return False
+    return any(char.isspace() for char in stripped) or bool(_WORD.fullmatch(stripped))
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +157,7 @@ def _literal(data: bytes, start: int, end: int, kind: str, strip: bool = True) -
         end = start + len(stripped)
         raw = stripped
     text = _SPACE.sub(" ", html.unescape(raw.decode("utf-8", "replace"))).strip()
-    if not any(char.isalpha() for char in text):
+    if not _is_prose(text):
         return None
     return Hardcoded(text, kind, _span(data, start, end))
 
