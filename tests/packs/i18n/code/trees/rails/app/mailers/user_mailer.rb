@@ -1,0 +1,6 @@
+class UserMailer < ApplicationMailer
+  def welcome(user)
+    @user = user
+    mail to: user.email, subject: t(".subject", app: "Acme")
+  end
+end
