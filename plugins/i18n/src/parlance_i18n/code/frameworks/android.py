@@ -116,13 +116,13 @@ def _scan_code(language: str, data: bytes) -> FileScan:
         references.append(Reference(node_text(name), span_of(name.parent or name, data), plural=kind == "plurals"))
     dynamic: list[Dynamic] = []
     for found in matches(language, _KOTLIN_GET_IDENTIFIER if kotlin else _JAVA_GET_IDENTIFIER, root):
-        kind = literal(found["type"][0], data, kotlin)
-        if kind is None or kind.text not in _RESOURCE_TYPES:
+        resource_type = literal(found["type"][0], data, kotlin)
+        if resource_type is None or resource_type.text not in _RESOURCE_TYPES:
             continue
         name = found["name"][0]
         fixed = literal(name, data, kotlin) if "string_literal" in name.type else None
         if fixed is not None and fixed.fixed:
-            references.append(Reference(fixed.text, span_of(name, data), plural=kind.text == "plurals"))
+            references.append(Reference(fixed.text, span_of(name, data), plural=resource_type.text == "plurals"))
         else:
             dynamic.append(Dynamic(node_text(name)[:200], span_of(name, data), _static_prefix(name, data, kotlin)))
     hardcoded = _compose_texts(root, data) if kotlin else []
