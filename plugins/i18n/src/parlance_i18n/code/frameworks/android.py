@@ -44,7 +44,8 @@ _XML_FOLDERS = frozenset({"layout", "menu", "navigation", "xml", "values"})
 _TEXT_ATTRIBUTES = frozenset({"text", "hint", "contentDescription", "title", "label", "prompt"})
 _ARRAY_ITEM = re.compile(r"(.+)\[(?:0|[1-9][0-9]*)\]")
 _XML_REFERENCE = re.compile(r"@(?:\*?([A-Za-z][\w.]*):)?(string|plurals|array)/([A-Za-z_][\w.]*)")
-_LETTER = re.compile(r"[^\W\d_]")
+_LETTER = re.compile(r"[^\W\d_]{2}")
+"""A word of two letters or more: what a user reads (`v1.0`, `x`, `42` are not reported)."""
 _COMPOSE_STRING_RESOURCE = re.compile(r"import\s+androidx\.compose\.ui\.res\.(?:stringResource|\*)\s*$")
 
 _KOTLIN_FIELDS = """(navigation_expression . (navigation_expression (_) @owner . "." . (identifier) @type .)
