@@ -25,12 +25,14 @@ import re
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
 from tree_sitter import Node
 
 from parlance_i18n.code import parsing
 from parlance_i18n.code.frameworks.base import Extraction, ExtractionRefused, Framework
 from parlance_i18n.code.model import Dynamic, FileScan, Hardcoded, Reference
+from parlance_i18n.code.settings import SourceSettings
 
 __all__ = ["DJANGO_KEYWORDS", "GETTEXT_KEYWORDS", "Gettext", "Keyword", "PythonCalls", "parse_keyword"]
 
@@ -236,6 +238,11 @@ def _literal(text: str) -> str | None:
     letters = prefix[0].lower() if prefix else ""
     if "b" in letters:
         return None
+    if letters in ("", "u") and "\\" not in text:  # the common case, without compiling anything
+        body = text[len(letters):]
+        quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
+        if quote and len(body) >= 2 * len(quote) and body.endswith(quote):
+            return body[len(quote):-len(quote)]
     if "f" in letters:
         text = text[: len(letters)].replace("f", "").replace("F", "") + text[len(letters):]
     try:
@@ -283,16 +290,19 @@ class Gettext(Framework):
     """GNU gettext in Python: `_`, `gettext`, `ngettext`, `pgettext`, ... as `xgettext -L Python` reads them."""
 
     name = "gettext"
-    extensions = (".py", ".pyi")
+    extensions: ClassVar[tuple[str, ...]] = (".py", ".pyi")
     key_is_text = True
-    default_keywords = GETTEXT_KEYWORDS
+    default_keywords: ClassVar[dict[str, Keyword]] = GETTEXT_KEYWORDS
+
+    def __init__(self, options: SourceSettings) -> None:
+        super().__init__(options)
+        self._calls: PythonCalls | None = None
 
     def python_calls(self) -> PythonCalls:
-        calls: PythonCalls | None = getattr(self, "_calls", None)
-        if calls is None:
-            calls = PythonCalls(keyword_table(self.default_keywords, self.options.keywords))
-            self._calls = calls
-        return calls
+        """The calls this entry's keywords make references (its `keywords` parsed once, on first use)."""
+        if self._calls is None:
+            self._calls = PythonCalls(keyword_table(self.default_keywords, self.options.keywords))
+        return self._calls
 
     def scan(self, path: str, data: bytes) -> FileScan:
         try:
