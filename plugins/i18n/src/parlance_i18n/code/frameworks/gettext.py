@@ -150,8 +150,7 @@ class PythonCalls:
                 references.append(found)
             elif found is not None:
                 dynamic.append(found)
-        problems = [f"line {tree.root_node.start_point[0] + 1}: syntax errors (read as far as the parser recovered)"] \
-            if tree.root_node.has_error else []
+        problems = ["syntax errors: read as far as the parser recovered"] if tree.root_node.has_error else []
         return references, dynamic, problems
 
 
