@@ -16,7 +16,6 @@ from parlance_i18n.code.frameworks.gettext import GETTEXT_KEYWORDS, Gettext, Key
 from parlance_i18n.code.model import FileScan, Hardcoded, Span
 from parlance_i18n.code.settings import SourceSettings
 from parlance_i18n.formats.po.scanner import key_of, scan
-
 from tests.support import require_tool
 
 TREE = Path(__file__).parent / "trees" / "gettext"

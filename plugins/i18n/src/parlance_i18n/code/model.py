@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Dynamic", "FileScan", "Hardcoded", "Reference", "Span"]
+__all__ = ["CONTEXT_SEPARATOR", "Dynamic", "FileScan", "Hardcoded", "Reference", "Span"]
+
+CONTEXT_SEPARATOR = "\x04"
+"""Between a gettext message's context and its msgid in its key (`msgctxt + "\\x04" + msgid`), as gettext
+itself looks a message up and the PO catalog format names it (`formats.po.scanner`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,8 @@ from collections.abc import Collection, Iterator
 from tree_sitter import Node
 
 from parlance_i18n.code.frameworks.base import Edit, Extraction, ExtractionRefused, Framework, KeyStyle
-from parlance_i18n.code.frameworks.native_strings import ignored_lines, literal
+from parlance_i18n.code.frameworks.native_strings import literal
+from parlance_i18n.code.frameworks.visible import ignored_lines, is_user_text
 from parlance_i18n.code.model import Dynamic, FileScan, Hardcoded, Reference, Span
 from parlance_i18n.code.parsing import captures, matches, node_text, parse, span_of
 from parlance_i18n.formats.base import CatalogFileError
@@ -44,7 +45,6 @@ _XML_FOLDERS = frozenset({"layout", "menu", "navigation", "xml", "values"})
 _TEXT_ATTRIBUTES = frozenset({"text", "hint", "contentDescription", "title", "label", "prompt"})
 _ARRAY_ITEM = re.compile(r"(.+)\[(?:0|[1-9][0-9]*)\]")
 _XML_REFERENCE = re.compile(r"@(?:\*?([A-Za-z][\w.]*):)?(string|plurals|array)/([A-Za-z_][\w.]*)")
-_LETTER = re.compile(r"[^\W\d_]{2}")
 """A word of two letters or more: what a user reads (`v1.0`, `x`, `42` are not reported)."""
 _COMPOSE_STRING_RESOURCE = re.compile(r"import\s+androidx\.compose\.ui\.res\.(?:stringResource|\*)\s*$")
 
@@ -155,7 +155,7 @@ def _compose_texts(root: Node, data: bytes) -> list[Hardcoded]:
         if label is None and argument.prev_named_sibling is not None:
             continue  # Text's first parameter is the text; another positional one is not
         value = literal(node, data, kotlin=True)
-        if value is None or not _LETTER.search("".join(p for p in value.parts if p)):
+        if value is None or not is_user_text(" ".join(p for p in value.parts if p)):
             continue
         span = span_of(node, data)
         if span.line in ignored:
@@ -258,7 +258,7 @@ def _xml_reference(value: str) -> tuple[str, str] | None:
 
 def _is_literal(value: str) -> bool:
     stripped = value.strip()
-    return bool(stripped) and stripped[0] not in "@?" and bool(_LETTER.search(stripped))
+    return bool(stripped) and stripped[0] not in "@?" and is_user_text(stripped)
 
 
 def _attribute_value_span(file: XmlFile, node: XmlNode, name: str) -> tuple[int, int]:

@@ -28,14 +28,14 @@ import re
 from tree_sitter import Node
 
 from parlance_i18n.code.frameworks.base import Edit, Extraction, ExtractionRefused, Framework
-from parlance_i18n.code.frameworks.native_strings import Literal, ignored_lines, literal
+from parlance_i18n.code.frameworks.native_strings import Literal, literal
+from parlance_i18n.code.frameworks.visible import ignored_lines, is_user_text
 from parlance_i18n.code.model import Dynamic, FileScan, Hardcoded, Reference
 from parlance_i18n.code.parsing import matches, node_text, parse, span_of
 
 __all__ = ["Apple"]
 
 _DEFAULT_TABLE = "Localizable"
-_LETTER = re.compile(r"[^\W\d_]{2}")
 """A word of two letters or more: what a user reads (`v2.1.0`, `x`, `42` are not reported)."""
 _INTEGER = re.compile(r"-?[0-9][0-9_]*")
 _DECIMAL = re.compile(r"-?[0-9][0-9_]*\.[0-9_]+(?:[eE][+-]?[0-9]+)?")
@@ -156,7 +156,7 @@ class _Found:
 
     def _verbatim(self, node: Node) -> None:
         value = literal_of(node, self.data) if node.type in _STRINGS else None
-        if value is None or not _LETTER.search("".join(p for p in value.parts if p)):
+        if value is None or not is_user_text(" ".join(p for p in value.parts if p)):
             return
         span = span_of(node, self.data)
         if span.line not in self.ignored:

@@ -27,11 +27,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from parlance_i18n.code.model import Dynamic, Hardcoded, Reference, Span
+from parlance_i18n.code.frameworks.visible import IGNORE_MARK, is_user_text
+from parlance_i18n.code.model import CONTEXT_SEPARATOR, Dynamic, Hardcoded, Reference, Span
 
-__all__ = ["CONTEXT_SEPARATOR", "Template", "Token", "load_i18n_present", "tokenize"]
+__all__ = ["Template", "Token", "load_i18n_present", "tokenize"]
 
-CONTEXT_SEPARATOR = "\x04"
 
 _TAG = re.compile(rb"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}")
 """The three tag delimiters; `.` stops at a line break, so no tag spans lines (as in Django)."""
@@ -79,7 +79,6 @@ _END_BLOCK_TRANSLATE = re.compile(r"^endblocktrans(?:late)?$")
 _CONTEXT = re.compile(rf".*\scontext\s+{_QUOTED}")
 _CONSTANT = re.compile(rf"_\({_QUOTED}\)")
 _TRIM = re.compile(r"\s*\n\s*")
-_IGNORE = "i18n-ignore"
 
 
 @dataclass
@@ -138,7 +137,7 @@ class Template:
                 block = self._block_part(block, token)
                 continue
             if token.kind == "comment":
-                if _IGNORE in token.contents:
+                if IGNORE_MARK in token.contents:
                     self._ignore_lines(token, token)
             elif token.kind == "var":
                 self._variable(token)
@@ -231,7 +230,7 @@ class Template:
             self._text(masked_bytes, position, found.start(), plain)
             markup = found.group()
             if markup.startswith(b"<!--"):
-                if _IGNORE.encode() in self.data[found.start():found.end()]:
+                if IGNORE_MARK.encode() in self.data[found.start():found.end()]:
                     self._ignore_lines(Token("comment", found.start(), found.end(), ""), None)
             elif not markup[:7].lower().startswith((b"<script", b"<style")):
                 self._attributes(masked_bytes, found.start(), found.end())
@@ -257,9 +256,7 @@ class Template:
         while end > start and masked[end - 1:end].isspace():
             end -= 1
         seen = _ENTITY.sub(b" ", masked[start:end]).decode("utf-8", "replace")
-        if not _LETTER.search(seen):
-            return
-        if kind != "django-template-text" and _NOT_PROSE.fullmatch(seen):
+        if not is_user_text(seen):
             return
         text = " ".join(self.data[start:end].decode("utf-8", "replace").split())
         self.hardcoded.append(Hardcoded(text, kind, self._span(start, end)))
@@ -268,7 +265,7 @@ class Template:
 
     def _hide(self, first: Token, last: Token) -> None:
         self._hidden.append((first.start, last.end))
-        if _IGNORE.encode() in self.data[first.start:last.end] and first.contents.startswith("comment"):
+        if IGNORE_MARK.encode() in self.data[first.start:last.end] and first.contents.startswith("comment"):
             self._ignore_lines(first, last)
 
     def _ignore_lines(self, first: Token, last: Token | None) -> None:
@@ -293,9 +290,6 @@ part of the sentence, which then needs `{% blocktranslate %}`."""
 _LINE = re.compile(rb"[^\0\n]+")
 _ATTRIBUTE = re.compile(rb"\s(title|alt|placeholder|aria-label)\s*=\s*(\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _ENTITY = re.compile(rb"&(?:#\w+|\w+);|\x01+")
-_LETTER = re.compile(r"[^\W\d_]")
-_NOT_PROSE = re.compile(r"\S*[./:#]\S*")
-"""An attribute value with no space and a path or URL character (`logo.png`, `/img/a`): not prose."""
 
 
 def _unquote(quoted: str) -> str:

@@ -24,7 +24,8 @@ from collections.abc import Collection
 from tree_sitter import Node
 
 from parlance_i18n.code.frameworks.base import Edit, Extraction, ExtractionRefused, Framework, KeyStyle
-from parlance_i18n.code.frameworks.native_strings import ignored_lines, literal
+from parlance_i18n.code.frameworks.native_strings import literal
+from parlance_i18n.code.frameworks.visible import ignored_lines, is_user_text
 from parlance_i18n.code.model import FileScan, Hardcoded, Reference
 from parlance_i18n.code.parsing import captures, matches, node_text, parse, span_of
 
@@ -33,7 +34,6 @@ __all__ = ["Flutter"]
 _CLASSES = ("AppLocalizations", "S")
 _NOT_KEYS = frozenset({"localeName", "delegate", "supportedLocales", "localizationsDelegates", "of"})
 _ARGUMENTS = ("hintText", "labelText", "helperText", "errorText", "tooltip", "semanticsLabel", "semanticLabel")
-_LETTER = re.compile(r"[^\W\d_]{2}")
 _GENERATED_IMPORT = re.compile(r"app_localizations\.dart|flutter_gen/gen_l10n/|/generated/l10n\.dart")
 
 _CLASS_HEADS = '((identifier) @head (#any-of? @head "AppLocalizations" "S"))'
@@ -161,7 +161,7 @@ def _hardcoded(root: Node, data: bytes) -> list[Hardcoded]:
     for match in matches("dart", _TEXTS, root):
         node = match["text"][0]
         value = literal(node, data)
-        if value is None or not _LETTER.search("".join(p for p in value.parts if p)):
+        if value is None or not is_user_text(" ".join(p for p in value.parts if p)):
             continue
         span = span_of(node, data)
         if span.line in ignored:

@@ -19,6 +19,7 @@ from tree_sitter import Node
 from parlance_i18n.code import parsing
 from parlance_i18n.code.frameworks import javascript as js
 from parlance_i18n.code.frameworks.base import Edit, Extraction, ExtractionRefused, Framework
+from parlance_i18n.code.frameworks.visible import ignored_rows
 from parlance_i18n.code.model import Dynamic, FileScan, Hardcoded, Reference
 
 __all__ = ["FormatJS", "generated_id"]
@@ -109,7 +110,7 @@ class FormatJS(Framework):
             if js.element_name(element) in _COMPONENTS:
                 attrs = {name: js.attribute_expression(value) for name, value in js.attributes(element).items()}
                 self._descriptor(attrs, element, data, references, dynamic)
-        ignored = js.ignored_rows(captures.get("comment", []))
+        ignored = ignored_rows(captures.get("comment", []))
         literals = js.hardcoded(file, captures, ignored, _COMPONENTS)
         return FileScan(tuple(references), tuple(dynamic), tuple(literals), tuple(problems))
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -31,12 +31,11 @@ from tree_sitter import Node
 
 from parlance_i18n.code import parsing
 from parlance_i18n.code.frameworks.base import Extraction, ExtractionRefused, Framework
-from parlance_i18n.code.model import Dynamic, FileScan, Hardcoded, Reference
+from parlance_i18n.code.model import CONTEXT_SEPARATOR, Dynamic, FileScan, Hardcoded, Reference
 from parlance_i18n.code.settings import SourceSettings
 
 __all__ = ["DJANGO_KEYWORDS", "GETTEXT_KEYWORDS", "Gettext", "Keyword", "PythonCalls", "parse_keyword"]
 
-CONTEXT_SEPARATOR = "\x04"
 """Between msgctxt and msgid in a key: the PO catalog's spelling (formats/po/scanner.py), repeated
 here so the code scanner does not import a catalog format."""
 

@@ -18,6 +18,7 @@ from tree_sitter import Node
 from parlance_i18n.code import parsing
 from parlance_i18n.code.frameworks import javascript as js
 from parlance_i18n.code.frameworks.base import Edit, Extraction, ExtractionRefused, Framework
+from parlance_i18n.code.frameworks.visible import ignored_rows
 from parlance_i18n.code.model import Dynamic, FileScan, Hardcoded, Reference
 from parlance_i18n.formats.i18next.groups import FORM_SUFFIXES
 
@@ -89,7 +90,7 @@ class I18next(Framework):
         comments = captures.get("comment", [])
         for comment in comments:
             self._read_comment(comment, file, found)
-        ignored = js.ignored_rows(comments)
+        ignored = ignored_rows(comments)
         literals = js.hardcoded(file, captures, ignored, self._trans_components)
         return FileScan(tuple(found.references), tuple(found.dynamic), tuple(literals), file.problems())
 

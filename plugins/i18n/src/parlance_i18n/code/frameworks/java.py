@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from parlance_i18n.code.frameworks.base import Edit, Extraction, ExtractionRefused, Framework
+from parlance_i18n.code.frameworks.visible import ignored_rows, is_user_text
 from parlance_i18n.code.model import Dynamic, FileScan, Hardcoded, Reference
 from parlance_i18n.code.parsing import captures, matches, node_text, parse, span_of, string_value
 
@@ -58,18 +59,6 @@ _UI = """
   arguments: (argument_list) @args) @call
 """
 _COMMENTS = "[(line_comment) (block_comment)] @comment"
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*[.!?:;,…]*")
-"""One word of prose, with the punctuation that may end it (`Save`, `Items:`, `Don't`)."""
-
-
-def _is_prose(text: str) -> bool:
-    """Letters a user reads: not one token that is an identifier, a version, an email or a URL
-    (`jane.doe`, `v2.3.1`, `https://...`), which hold digits or `._/@` and no space."""
-    stripped = text.strip()
-    if not any(char.isalpha() for char in stripped):
-        return False
-    return any(char.isspace() for char in stripped) or bool(_WORD.fullmatch(stripped))
-
 BUNDLE_TYPES = frozenset({"ResourceBundle", "PropertyResourceBundle", "ListResourceBundle"})
 MESSAGE_SOURCE_TYPES = frozenset({"MessageSource", "MessageSourceAccessor", "ApplicationContext",
                                   "ResourceBundleMessageSource", "ReloadableResourceBundleMessageSource",
@@ -230,10 +219,7 @@ def _key(node: Node, constants: dict[str, str]) -> tuple[str | None, str | None]
 
 
 def _hardcoded(root: Node, data: bytes) -> list[Hardcoded]:
-    ignored: set[int] = set()
-    for comment in captures("java", _COMMENTS, root).get("comment", []):
-        if "i18n-ignore" in node_text(comment):
-            ignored.update((comment.end_point[0], comment.end_point[0] + 1))
+    ignored = ignored_rows(captures("java", _COMMENTS, root).get("comment", []))
     found: list[Hardcoded] = []
     for match in matches("java", _UI, root):
         if "type" in match:
@@ -246,7 +232,7 @@ def _hardcoded(root: Node, data: bytes) -> list[Hardcoded]:
         for argument in match["args"][0].named_children:
             for literal in _literals(argument):
                 text = string_value(literal)
-                if text is None or not _is_prose(text) or literal.start_point[0] in ignored:
+                if text is None or not is_user_text(text) or literal.start_point[0] in ignored:
                     continue
                 found.append(Hardcoded(text, kind, span_of(literal, data)))
     found.sort(key=lambda literal: literal.span.start_byte)

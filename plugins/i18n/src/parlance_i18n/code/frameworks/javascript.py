@@ -9,16 +9,17 @@ is the handful of nodes the query caught, never a walk of every node.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tree_sitter import Node, QueryCursor, Tree
 
 from parlance_i18n.code import parsing
+from parlance_i18n.code.frameworks.visible import is_user_text
 from parlance_i18n.code.model import Hardcoded, Span
 
 __all__ = ["EXTENSIONS", "USER_VISIBLE_ATTRIBUTES", "JsFile", "call_name", "enclosing_scopes", "grammar", "hardcoded",
-           "JSX_PATTERNS", "ignored_rows", "object_properties", "read", "run", "static_strings", "template_prefix"]
+           "JSX_PATTERNS", "object_properties", "read", "run", "static_strings", "template_prefix"]
 
 _GRAMMARS = {".tsx": "tsx", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
              ".jsx": "javascript", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript"}
@@ -165,16 +166,6 @@ def enclosing_scopes(node: Node) -> Iterator[Node]:
         parent = parent.parent
 
 
-def ignored_rows(comments: Iterable[Node]) -> set[int]:
-    """The 0-based rows an `i18n-ignore` comment covers: its own and the next."""
-    rows: set[int] = set()
-    for comment in comments:
-        if b"i18n-ignore" in (comment.text or b""):
-            rows.add(comment.end_point[0])
-            rows.add(comment.end_point[0] + 1)
-    return rows
-
-
 def element_name(opening: Node) -> str:
     """`Trans`, `Foo.Bar`, `div`: a JSX opening or self-closing element's name ('' for a fragment)."""
     name = opening.child_by_field_name("name")
@@ -231,7 +222,7 @@ def hardcoded(file: JsFile, captures: dict[str, list[Node]], ignored: set[int], 
     for text in captures.get("text", []):
         raw = parsing.node_text(text)
         visible = " ".join(raw.split())
-        if not _has_letter(visible):
+        if not is_user_text(visible):
             continue
         lead = raw[:len(raw) - len(raw.lstrip())]
         line = text.start_point[0] + lead.count("\n")
@@ -249,15 +240,11 @@ def hardcoded(file: JsFile, captures: dict[str, list[Node]], ignored: set[int], 
             continue
         literal = attribute_expression(value)
         value_text = parsing.string_value(literal) if literal is not None else None
-        if value_text is None or not _has_letter(value_text) or "://" in value_text:
+        if value_text is None or not is_user_text(value_text) or "://" in value_text:
             continue
         found.append(Hardcoded(" ".join(value_text.split()), f"jsx-attribute:{name}", parsing.span_of(value, file.data)))
     found.sort(key=lambda h: h.span.start_byte)
     return found
-
-
-def _has_letter(text: str) -> bool:
-    return any(c.isalpha() for c in text)
 
 
 def node_at(file: JsFile, start: int, end: int) -> Node | None:

@@ -16,13 +16,12 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-__all__ = ["Literal", "ignored_lines", "literal"]
+__all__ = ["Literal", "literal"]
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0", "a": "\a"}
 _INTERPOLATIONS = frozenset({"interpolation", "interpolated_expression", "template_substitution"})
 _ESCAPE_NODES = frozenset({"escape_sequence", "str_escaped_char"})
 _KOTLIN_SHORT_TEMPLATE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
-_IGNORE = re.compile(rb"i18n-ignore")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,15 +151,3 @@ def _swift_multiline(pieces: list[str | None]) -> list[str | None]:
         out.append(part)
     return out
 
-
-def ignored_lines(data: bytes) -> frozenset[int]:
-    """The 1-based lines an `i18n-ignore` comment covers: its own and the next. Looked for in the
-    bytes (cheap); the callers check a literal's line against it, so a string that merely holds the
-    words on that line silences only itself and the line after it."""
-    if b"i18n-ignore" not in data:
-        return frozenset()
-    lines: set[int] = set()
-    for match in _IGNORE.finditer(data):
-        line = data.count(b"\n", 0, match.start()) + 1
-        lines.update((line, line + 1))
-    return frozenset(lines)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from parlance_i18n.code.frameworks.visible import IGNORE_MARK, ignored_rows, is_user_text
 from parlance_i18n.code.model import Hardcoded, Span
 from parlance_i18n.code.parsing import captures, matches, node_text, parse
 
@@ -31,20 +32,6 @@ _HTML_ATTRIBUTES = """
 (attribute (attribute_name) @name [(attribute_value) @value (quoted_attribute_value (attribute_value) @value)])
 """
 _SPACE = re.compile(r"\s+")
-_IGNORE = "i18n-ignore"
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*[.!?:;,…]*")
-"""One word of prose, with the punctuation that may end it (`Save`, `Items:`, `Don't`)."""
-
-
-def _is_prose(text: str) -> bool:
-    """Letters a user reads: not one token that is an identifier, a version, an email or a URL
-    (`jane.doe`, `v2.3.1`, `https://...`), which hold digits or `._/@` and no space."""
-    stripped = text.strip()
-    if not any(char.isalpha() for char in stripped):
-        return False
-    return any(char.isspace() for char in stripped) or bool(_WORD.fullmatch(stripped))
-
-
 @dataclass(frozen=True, slots=True)
 class ErbSplit:
     ruby: bytes
@@ -65,7 +52,7 @@ def split(data: bytes) -> ErbSplit:
         start, end = node.start_byte, node.end_byte
         directives.append((start, end))
         markup[start:end] = _blank(data[start:end])
-        if _IGNORE.encode() in data[start:end]:
+        if IGNORE_MARK.encode() in data[start:end]:
             ignored.update((node.end_point[0], node.end_point[0] + 1))
         if node.type == "comment_directive":
             continue
@@ -87,10 +74,7 @@ def hardcoded(view: ErbSplit, data: bytes) -> list[Hardcoded]:
     """The view's user-visible text and attribute values that do not go through `t`."""
     root = parse("html", view.html).root_node
     found = captures("html", _HTML_TEXT, root)
-    ignored = set(view.ignored_lines)
-    for comment in found.get("comment", []):
-        if _IGNORE in node_text(comment):
-            ignored.update((comment.end_point[0], comment.end_point[0] + 1))
+    ignored = set(view.ignored_lines) | ignored_rows(found.get("comment", []))
     literals: list[Hardcoded] = []
     for run_start, run_end in _text_runs(found.get("text", []), view.html):
         for start, end in _between_directives(view.directives, run_start, run_end):
@@ -157,7 +141,7 @@ def _literal(data: bytes, start: int, end: int, kind: str, strip: bool = True) -
         end = start + len(stripped)
         raw = stripped
     text = _SPACE.sub(" ", html.unescape(raw.decode("utf-8", "replace"))).strip()
-    if not _is_prose(text):
+    if not is_user_text(text):
         return None
     return Hardcoded(text, kind, _span(data, start, end))
 
