@@ -71,3 +71,10 @@ def test_a_folder_that_is_a_link_is_not_entered(tmp_path: Path) -> None:
     _write(project, {"src/a.ts": ""})
     (project / "src" / "linked").symlink_to(outside, target_is_directory=True)
     assert [f.relative for f in source_files(project, ["src/**/*.ts"])] == ["src/a.ts"]
+
+
+def test_a_gitignore_above_the_globs_folder_applies_below_it(tmp_path: Path) -> None:
+    _write(tmp_path, {".gitignore": "*.gen.ts\nsrc/legacy/\n", "src/app/a.ts": "", "src/app/b.gen.ts": "",
+                      "src/legacy/old.ts": ""})
+    assert [f.relative for f in source_files(tmp_path, ["src/app/**/*.ts"])] == ["src/app/a.ts"]
+    assert list(source_files(tmp_path, ["src/legacy/*.ts"])) == []

@@ -32,41 +32,58 @@ class SourceFile:
     """A file to scan: its path relative to the project (`/`-separated), and where it is."""
 
     relative: str
-    path: Path
+    path: str
+    """Its path as found (a string: a scan of thousands of files makes no `Path` it does not read)."""
     stamp: tuple[int, int, int]
     """(inode, size, mtime in ns) when found: a file whose stamp is unchanged is not read again."""
 
 
-def source_files(root: Path, paths: Iterable[str], exclude: Iterable[str] = ()) -> list[SourceFile]:
-    """Every file under `root` that `paths` names and neither `exclude` nor git ignores, sorted."""
+def source_files(root: Path, paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[SourceFile]:
+    """Every file under `root` that `paths` names and neither `exclude` nor git ignores, once each, in
+    folder order."""
     wanted = [glob_regex(g) for g in paths]
     unwanted = [glob_regex(g) for g in exclude]
     ignore = GitIgnore(root)
-    found: list[SourceFile] = []
-    for start in sorted({_static_folder(g) for g in paths}):
+    starts = sorted({_static_folder(g) for g in paths})
+    # a folder inside another start is walked with it (`src` and `src/app`): each file comes once
+    starts = [s for s in starts if not any(o != s and (o == "" or s.startswith(o + "/")) for o in starts)]
+    for start in starts:
         top = root / start if start else root
         if not top.is_dir() or top.is_symlink() or any(part in _NEVER_ENTERED for part in Path(start).parts):
             continue
+        if _ignored_on_the_way(root, start, ignore):
+            continue
+        prefix = len(str(root).rstrip(os.sep)) + 1
         for folder, subfolders, names in os.walk(top, followlinks=False):
-            relative_folder = Path(folder).relative_to(root).as_posix()
-            relative_folder = "" if relative_folder == "." else relative_folder
+            relative_folder = folder[prefix:].replace(os.sep, "/")
             ignore.enter(relative_folder, names)
             subfolders[:] = sorted(s for s in subfolders if s not in _NEVER_ENTERED
                                    and not ignore.ignored(_join(relative_folder, s), folder=True))
-            for name in names:
+            for name in sorted(names):
                 relative = _join(relative_folder, name)
                 if not any(r.fullmatch(relative) for r in wanted) or any(r.fullmatch(relative) for r in unwanted):
                     continue
                 if ignore.ignored(relative, folder=False):
                     continue
+                path = os.path.join(folder, name)
                 try:
-                    status = os.lstat(os.path.join(folder, name))
+                    status = os.lstat(path)
                 except OSError:
                     continue
-                found.append(SourceFile(relative, Path(folder, name),
-                                        (status.st_ino, status.st_size, status.st_mtime_ns)))
-    unique = {f.relative: f for f in found}
-    return [unique[k] for k in sorted(unique)]
+                yield SourceFile(relative, path, (status.st_ino, status.st_size, status.st_mtime_ns))
+
+
+def _ignored_on_the_way(root: Path, start: str, ignore: GitIgnore) -> bool:
+    """Read the `.gitignore` files of the folders above `start` (their rules hold below them; `start`'s
+    own is read by the walk), and whether git ignores a folder on the way or a link stands there."""
+    parts = start.split("/") if start else []
+    for depth in range(len(parts) + 1):
+        folder = "/".join(parts[:depth])
+        if depth and ((root / folder).is_symlink() or ignore.ignored(folder, folder=True)):
+            return True
+        if depth < len(parts):
+            ignore.enter(folder, [".gitignore"] if (root / folder / ".gitignore").is_file() else [])
+    return False
 
 
 def _join(folder: str, name: str) -> str:

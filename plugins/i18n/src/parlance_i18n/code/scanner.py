@@ -45,7 +45,9 @@ class Skipped:
 class Scanned:
     """One entry's scan: each file read, with what it holds, and the files skipped with the reason."""
 
-    files: tuple[tuple[str, FileScan], ...]
+    files: dict[str, FileScan]
+    """Relative path -> what the file holds; the same `FileScan` object as the last scan's for a file that
+    did not change (so an index of them updates only what changed: `usage.UsageIndex`)."""
     skipped: tuple[Skipped, ...]
     parsed: int
     """How many files were parsed by this scan (the rest came from the cache)."""
@@ -60,54 +62,55 @@ class _Kept:
 
 
 class ScanCache:
-    """The scans of one project's source files, kept between calls (shared by every session)."""
+    """The scans of one project's source files, kept between calls (shared by every session). One scan
+    of an entry at a time: two sessions asking at once share the second's work, not double it."""
 
     def __init__(self) -> None:
-        self._kept: dict[tuple[str, str], _Kept] = {}
-        self._lock = threading.Lock()
+        self._kept: dict[str, dict[str, _Kept]] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
 
     def scan(self, root: Path, framework: Framework) -> Scanned:
         """Every file `framework`'s entry names under `root`, scanned or taken from the cache."""
         options = framework.options
         identity = f"{framework.name}:{options.model_dump_json()}"
-        found = [f for f in source_files(root, options.paths, options.exclude) if framework.reads(f.relative)]
-        results: list[tuple[str, FileScan]] = []
-        skipped: list[Skipped] = []
-        parsed = 0
-        now = time.time()
-        with self._lock:
-            kept = {key: value for key, value in self._kept.items() if key[0] == identity}
-        fresh: dict[tuple[str, str], _Kept] = {}
-        for file in found:
-            key = (identity, file.relative)
-            before = kept.get(key)
-            if before is not None and before.trusted and before.stamp == file.stamp:
-                fresh[key] = before
-                results.append((file.relative, before.scan))
-                continue
-            try:
-                data = read_bytes(file.path, root=root, max_bytes=options.max_file_bytes, kind="source files",
-                                  setting="[[packs.i18n.sources]] max_file_bytes")
-            except (I18nError, CatalogFileError) as exc:
-                skipped.append(Skipped(file.relative, exc.message if isinstance(exc, I18nError) else str(exc)))
-                continue
-            except OSError as exc:
-                skipped.append(Skipped(file.relative, f"it could not be read ({exc.strerror or exc.__class__.__name__})"))
-                continue
-            digest = hashlib.sha256(data).digest()
-            trusted = now - file.stamp[2] / 1e9 > _RACY_SECONDS
-            if before is not None and before.digest == digest:
-                scan = before.scan
-            else:
-                scan = _scan_one(framework, file, data)
-                parsed += 1
-            fresh[key] = _Kept(file.stamp, digest, scan, trusted)
-            results.append((file.relative, scan))
-        with self._lock:  # files gone since are dropped with the rest of this entry's old results
-            for key in kept:
-                self._kept.pop(key, None)
-            self._kept.update(fresh)
-        return Scanned(tuple(results), tuple(skipped), parsed)
+        with self._guard:
+            lock = self._locks.setdefault(identity, threading.Lock())
+        with lock:
+            kept = self._kept.get(identity, {})
+            fresh: dict[str, _Kept] = {}
+            skipped: list[Skipped] = []
+            parsed = 0
+            now = time.time()
+            # A generator: each file's record is dropped once looked at, so a re-scan of thousands of
+            # unchanged files leaves next to nothing behind for the garbage collector.
+            for file in source_files(root, options.paths, options.exclude):
+                if not framework.reads(file.relative):
+                    continue
+                before = kept.get(file.relative)
+                if before is not None and before.trusted and before.stamp == file.stamp:
+                    fresh[file.relative] = before
+                    continue
+                try:
+                    data = read_bytes(Path(file.path), root=root, max_bytes=options.max_file_bytes,
+                                      kind="source files", setting="[[packs.i18n.sources]] max_file_bytes")
+                except (I18nError, CatalogFileError) as exc:
+                    skipped.append(Skipped(file.relative, exc.message if isinstance(exc, I18nError) else str(exc)))
+                    continue
+                except OSError as exc:
+                    skipped.append(Skipped(file.relative,
+                                           f"it could not be read ({exc.strerror or exc.__class__.__name__})"))
+                    continue
+                digest = hashlib.sha256(data).digest()
+                trusted = now - file.stamp[2] / 1e9 > _RACY_SECONDS
+                if before is not None and before.digest == digest:
+                    scan = before.scan
+                else:
+                    scan = _scan_one(framework, file, data)
+                    parsed += 1
+                fresh[file.relative] = _Kept(file.stamp, digest, scan, trusted)
+            self._kept[identity] = fresh  # files gone since are dropped with the old dictionary
+            return Scanned({relative: record.scan for relative, record in fresh.items()}, tuple(skipped), parsed)
 
 
 def _scan_one(framework: Framework, file: SourceFile, data: bytes) -> FileScan:

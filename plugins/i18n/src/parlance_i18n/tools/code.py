@@ -15,21 +15,22 @@ harmless and a call of a key the catalog lacks is not.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import anyio
-from parlance import ToolError
 
+from parlance import ToolError
 from parlance_i18n.code.files import glob_regex
 from parlance_i18n.code.frameworks import framework_class, guess
 from parlance_i18n.code.frameworks.base import Edit, ExtractionRefused, Framework, KeyStyle
 from parlance_i18n.code.model import FileScan, Hardcoded
 from parlance_i18n.code.scanner import ScanCache, Scanned
 from parlance_i18n.code.settings import SourceSettings
-from parlance_i18n.code.usage import KeyUse, Usage, usage_of
+from parlance_i18n.code.usage import KeyUse, Usage, UsageIndex, usage_of
 from parlance_i18n.loop.status import CatalogView
 from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.model.project import Project
@@ -56,7 +57,6 @@ from parlance_i18n.tools.wire import clip, domain_or_argument_errors
 __all__ = ["extract", "hardcoded", "usage", "usage_counts"]
 
 _REFERENCES_SHOWN = 20
-_caches: weakref.WeakKeyDictionary[Catalog, ScanCache] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -72,33 +72,32 @@ class _Entry:
 
 async def usage(args: UsageInput, ctx: I18nContext) -> UsageOutput:
     project = await loop.project_of(ctx)
-    root = loop.root_of(ctx)
     entries = _of_catalog(_entries(ctx, project), args.catalog)
 
-    def run() -> tuple[Usage, list[Scanned]]:
-        scans = [_cache(ctx).scan(root, entry.framework) for entry in entries]
-        return _usage(project, entries, scans), scans
+    def run() -> UsageOutput:
+        with _state(ctx).lock:  # the index is updated and read in one piece
+            found, scans = _usage(ctx, project, entries)
+            counts = {"used": len(found.used), "unused": len(found.unused), "undefined": len(found.undefined),
+                      "dynamic": found.dynamic_count, "reachable": len(found.reachable)}
+            start, next_cursor = window(args.cursor, ["usage", entries[0].catalog, args.limit],
+                                        max(counts.values()), args.limit)
+            end = start + args.limit
+            return UsageOutput(
+                catalog=entries[0].catalog,
+                framework=entries[0].framework.name,
+                used=[_key_view(found.use(key, _REFERENCES_SHOWN)) for key in found.used[start:end]],
+                unused=found.unused[start:end],
+                undefined=[_key_view(found.use(key, _REFERENCES_SHOWN)) for key in found.undefined[start:end]],
+                dynamic=[DynamicKeyView(file=d.file, line=d.line, column=d.column, expression=clip(d.expression),
+                                        prefix=d.prefix, reachable=d.reachable) for d in found.dynamic(start, end)],
+                counts=counts,
+                files_scanned=sum(len(s.files) for s in scans),
+                files_skipped=_skipped(scans),
+                next_cursor=next_cursor,
+            )
 
     with domain_or_argument_errors:
-        found, scans = await anyio.to_thread.run_sync(run)
-        lists = (found.used, found.unused, found.undefined, found.dynamic)
-        start, next_cursor = window(args.cursor, ["usage", entries[0].catalog, args.limit],
-                                    max(len(items) for items in lists), args.limit)
-    end = start + args.limit
-    return UsageOutput(
-        catalog=entries[0].catalog,
-        framework=entries[0].framework.name,
-        used=[_key_view(use) for use in found.used[start:end]],
-        unused=found.unused[start:end],
-        undefined=[_key_view(use) for use in found.undefined[start:end]],
-        dynamic=[DynamicKeyView(file=d.file, line=d.line, column=d.column, expression=clip(d.expression),
-                                prefix=d.prefix, reachable=d.reachable) for d in found.dynamic[start:end]],
-        counts={"used": len(found.used), "unused": len(found.unused), "undefined": len(found.undefined),
-                "dynamic": len(found.dynamic), "reachable": len(found.reachable)},
-        files_scanned=sum(len(s.files) for s in scans),
-        files_skipped=_skipped(scans),
-        next_cursor=next_cursor,
-    )
+        return await anyio.to_thread.run_sync(run)
 
 
 async def hardcoded(args: HardcodedInput, ctx: I18nContext) -> HardcodedOutput:
@@ -111,11 +110,11 @@ async def hardcoded(args: HardcodedInput, ctx: I18nContext) -> HardcodedOutput:
         views: list[HardcodedView] = []
         scans: list[Scanned] = []
         for entry in entries:
-            scanned = _cache(ctx).scan(root, entry.framework)
+            scanned = _state(ctx).cache.scan(root, entry.framework)
             scans.append(scanned)
             keys = _catalog_keys(project, entry.catalog)
             style = KeyStyle.of(keys)
-            for file, scan in scanned.files:
+            for file, scan in scanned.files.items():
                 if wanted and not any(r.fullmatch(file) for r in wanted):
                     continue
                 for literal in scan.hardcoded:
@@ -192,14 +191,13 @@ def usage_counts(ctx: I18nContext, project: Project) -> list[CatalogUsageCounts]
     """Per catalog the sources call: how many keys are used, unused, undefined, dynamic (blocking: call
     it in a worker thread)."""
     entries = _entries(ctx, project)
-    root = loop.root_of(ctx)
     counts: list[CatalogUsageCounts] = []
     for catalog in dict.fromkeys(entry.catalog for entry in entries):
         mine = [entry for entry in entries if entry.catalog == catalog]
-        scans = [_cache(ctx).scan(root, entry.framework) for entry in mine]
-        found = _usage(project, mine, scans)
+        with _state(ctx).lock:
+            found, scans = _usage(ctx, project, mine)
         counts.append(CatalogUsageCounts(catalog=catalog, used=len(found.used), unused=len(found.unused),
-                                         undefined=len(found.undefined), dynamic=len(found.dynamic),
+                                         undefined=len(found.undefined), dynamic=found.dynamic_count,
                                          files_scanned=sum(len(s.files) for s in scans)))
     return counts
 
@@ -207,12 +205,27 @@ def usage_counts(ctx: I18nContext, project: Project) -> list[CatalogUsageCounts]
 # --- helpers -------------------------------------------------------------------------------------------
 
 
-def _cache(ctx: I18nContext) -> ScanCache:
+@dataclass
+class _CodeState:
+    """What the code tools keep per server: the scans, an index of each entry's references, and the lock
+    that keeps one call's update and reading of an index together."""
+
+    cache: ScanCache = field(default_factory=ScanCache)
+    indexes: dict[int, UsageIndex] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_states: weakref.WeakKeyDictionary[Catalog, _CodeState] = weakref.WeakKeyDictionary()
+_states_guard = threading.Lock()
+
+
+def _state(ctx: I18nContext) -> _CodeState:
     catalog: Catalog = ctx.state
-    cache = _caches.get(catalog)
-    if cache is None:
-        cache = _caches[catalog] = ScanCache()
-    return cache
+    with _states_guard:
+        state = _states.get(catalog)
+        if state is None:
+            state = _states[catalog] = _CodeState()
+        return state
 
 
 _frameworks: dict[str, Framework] = {}
@@ -260,12 +273,21 @@ def _of_catalog(entries: list[_Entry], catalog: str | None) -> list[_Entry]:
     return chosen
 
 
+_known_keys: dict[str, tuple[tuple[object, ...], dict[str, str | None]]] = {}
+
+
 def _catalog_keys(project: Project, catalog: str) -> dict[str, str | None]:
     """The catalog's keys (catalog key -> the domain of the file that holds it), in file order: the
-    source locale's files, or where a key is its source text (gettext), every locale's."""
+    source locale's files, or where a key is its source text (gettext), every locale's. Kept while
+    the files read are the same objects (a file changed on disk is read anew, and so are its keys)."""
     source = loop.source_of(project)
+    loaded = source.load()
+    read = tuple(messages for _, messages in loaded)  # held, so no new file's messages can take their place
+    known = _known_keys.get(catalog)
+    if known is not None and read and len(known[0]) == len(read) and all(a is b for a, b in zip(known[0], read)):
+        return known[1]
     keys: dict[str, str | None] = {}
-    for file, messages in source.load():
+    for file, messages in loaded:
         if file.catalog == catalog:
             for key in messages:
                 keys.setdefault(key, file.domain)
@@ -273,20 +295,28 @@ def _catalog_keys(project: Project, catalog: str) -> dict[str, str | None]:
         for locale in project.locales.values():
             for key in CatalogView(catalog, source, locale).keys:
                 keys.setdefault(key, None)
+    _known_keys[catalog] = (read, keys)
     return keys
 
 
-def _usage(project: Project, entries: list[_Entry], scans: list[Scanned]) -> Usage:
-    keys = _catalog_keys(project, entries[0].catalog)
-    read = ((entry.framework, file, scan) for entry, scanned in zip(entries, scans, strict=True)
-            for file, scan in scanned.files)
-    return usage_of(entries[0].framework, read, keys)
+def _usage(ctx: I18nContext, project: Project, entries: list[_Entry]) -> tuple[Usage, list[Scanned]]:
+    """The entries' scans, their indexes brought up to date, and the catalog's usage (under the state's lock)."""
+    state = _state(ctx)
+    root = loop.root_of(ctx)
+    scans: list[Scanned] = []
+    indexes: list[tuple[Framework, UsageIndex]] = []
+    for entry in entries:
+        scanned = state.cache.scan(root, entry.framework)
+        index = state.indexes.setdefault(id(entry.framework), UsageIndex())  # frameworks are kept: `_framework`
+        index.update(scanned.files)
+        scans.append(scanned)
+        indexes.append((entry.framework, index))
+    return usage_of(entries[0].framework, indexes, _catalog_keys(project, entries[0].catalog)), scans
 
 
 def _key_view(use: KeyUse) -> KeyUseView:
-    return KeyUseView(key=use.key, reference_count=len(use.references), default=use.default, plural=use.plural,
-                      references=[PlaceView(file=p.file, line=p.line, column=p.column)
-                                  for p in use.references[:_REFERENCES_SHOWN]])
+    return KeyUseView(key=use.key, reference_count=use.reference_count, default=use.default, plural=use.plural,
+                      references=[PlaceView(file=p.file, line=p.line, column=p.column) for p in use.references])
 
 
 def _skipped(scans: Iterable[Scanned]) -> list[SkippedFileView]:

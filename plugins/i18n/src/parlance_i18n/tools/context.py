@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeAlias
 
 from parlance import ToolContext
-
 from parlance_i18n.settings import I18nSettings
 
 if TYPE_CHECKING:  # the catalog loads on the first call, not when the pack registers its tools

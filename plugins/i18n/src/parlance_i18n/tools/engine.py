@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 import anyio
-from parlance import ToolError, ToolResult
 
+from parlance import ToolError, ToolResult
 from parlance_i18n.errors import I18nError, NoBundlesLoaded
 from parlance_i18n.locales import parse_locale
 from parlance_i18n.model.bundles import BundleBuilder

@@ -12,7 +12,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from parlance import ArgumentProblem, ToolError, ToolResult
-
 from parlance_i18n.tools.code_models import (
     ExtractInput,
     ExtractOutput,

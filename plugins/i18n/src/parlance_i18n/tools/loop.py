@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from parlance import SamplingFailed, SamplingUnavailable, ToolError, ToolResult
 
+from parlance import SamplingFailed, SamplingUnavailable, ToolError, ToolResult
 from parlance_i18n.errors import I18nError
 from parlance_i18n.locales import LocaleTag, parse_locale
 from parlance_i18n.loop.glossary import Glossary, StyleNotes, load_glossary

@@ -12,8 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from parlance_i18n.loop.reports import LocaleStatusReport, SkippedMessage
-from parlance_i18n.tools.code_models import CatalogUsageCounts
 from parlance_i18n.model.reports import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
+from parlance_i18n.tools.code_models import CatalogUsageCounts
 
 __all__ = [
     "AddMessagesInput", "AddMessagesOutput", "ArgumentMismatch", "Candidate", "CheckInput", "CheckOutput",

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from parlance import ToolError
-
 from parlance_i18n.errors import I18nError
 from parlance_i18n.loop.reports import LocaleStatusReport
 from parlance_i18n.model.project import ProjectLocale
