@@ -218,3 +218,18 @@ def test_a_catalog_file_linking_to_itself_is_listed_not_a_crash(tmp_path: Path) 
     assert sorted(project.locales) == ["en", "ru"]
     project.rescan(force=True)
     assert sorted(project.locales) == ["en", "ru"]
+
+
+def test_a_java_bundles_base_file_is_the_source_locale(tmp_path: Path) -> None:
+    """`messages_{locale}.properties` matches the root bundle `messages.properties` too (as ResourceBundle
+    reads it: the base name, the default locale's file), as Android's `values-{locale}` matches `values`;
+    a bundle of another base name beside it (`messages_admin`) is no locale's."""
+    folder = tmp_path / "src/main/resources"
+    folder.mkdir(parents=True)
+    (folder / "messages.properties").write_text("greeting=Hello\n")
+    (folder / "messages_de.properties").write_text("greeting=Hallo\n")
+    (folder / "messages_pt_BR.properties").write_text("greeting=Olá\n")
+    (folder / "messages_admin.properties").write_text("greeting=Admin\n")
+    project = Project([CatalogSource(path=folder / "messages_{locale}.properties")], parse_locale("en"), root=tmp_path)
+    assert sorted(project.locales) == ["de", "en", "pt-BR"]
+    assert [file.path.name for file in project.locales["en"].files] == ["messages.properties"]

@@ -348,6 +348,11 @@ class CatalogFormat(ABC):
     `values` beside `values-ru`): a path's `values-{locale}` matches it too (as the source locale),
     and a new locale's file goes in `<folder>-<spelling>` beside it."""
 
+    base_file_separator: ClassVar[str | None] = None
+    """Where the default locale's file is the others' name without `<separator><spelling>` (a Java
+    bundle's `messages.properties` beside `messages_ru.properties`): a path's `messages_{locale}.properties`
+    matches it too, as the source locale."""
+
     def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
         """The bytes of a new file for `tag` that holds no message yet, as the format's own tools start
         one (an Android `<resources>`, a PO header with `Language` and `Plural-Forms`, an ARB `@@locale`,

@@ -102,7 +102,7 @@ def discover(source: CatalogSource, source_tag: LocaleTag, *, root: Path | None 
     root = root if root is not None else folder
     files: list[CatalogFile] = []
     problems: list[FileProblem] = []
-    matched = list(_expand(pattern, _default_folder(source, pattern), root, watch if watch is not None else {}))
+    matched = list(_expand(pattern, _pattern_format(source, pattern), root, watch if watch is not None else {}))
     # One format for the whole catalog: a locale's file with no i18next trait yet (a new, nearly empty
     # translation) is still an i18next file when its siblings are.
     catalog_format = _catalog_format(source, [path for path, _ in matched], root)
@@ -185,10 +185,10 @@ def _watch(watch: MutableMapping[Path, FolderStamp], folder: Path) -> None:
         watch[folder] = folder_stamp(folder)
 
 
-def _expand(pattern: str, default_folder: str | None, root: Path, watch: MutableMapping[Path, FolderStamp]
+def _expand(pattern: str, fmt: CatalogFormat | None, root: Path, watch: MutableMapping[Path, FolderStamp]
             ) -> Iterator[tuple[Path, dict[str, str]]]:
-    """Every existing file the pattern matches, with what `{locale}` and `{domain}` matched
-    (`<default_folder>-{locale}` matching the default folder too). A folder on the way that leads
+    """Every existing file the pattern matches, with what `{locale}` and `{domain}` matched (the
+    default locale's file of `fmt`'s convention without a `{locale}`: `_segment_matcher`). A folder on the way that leads
     outside `root` is not looked into: it is listed itself, to be reported by its name."""
     parts = Path(pattern).parts
     fixed = 0
@@ -201,7 +201,7 @@ def _expand(pattern: str, default_folder: str | None, root: Path, watch: Mutable
             yield base, {}
         return
     found = 0
-    for path, fields in _walk(base, parts[fixed:], {}, default_folder, root, watch):
+    for path, fields in _walk(base, parts[fixed:], {}, fmt, root, watch):
         found += 1
         if found > _MAX_MATCHES:
             logger.warning("i18n.catalog_too_many_files", extra={"pattern": pattern, "limit": _MAX_MATCHES})
@@ -209,7 +209,7 @@ def _expand(pattern: str, default_folder: str | None, root: Path, watch: Mutable
         yield path, fields
 
 
-def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str], default_folder: str | None, root: Path,
+def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str], fmt: CatalogFormat | None, root: Path,
           watch: MutableMapping[Path, FolderStamp]) -> Iterator[tuple[Path, dict[str, str]]]:
     head, rest = parts[0], parts[1:]
     _watch(watch, directory)
@@ -219,11 +219,11 @@ def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str], defau
             if child.is_dir() and _leads_out(child, root):
                 yield child, fields
             elif child.is_dir():
-                yield from _walk(child, rest, fields, default_folder, root, watch)
+                yield from _walk(child, rest, fields, fmt, root, watch)
         elif _is_candidate(child):
             yield child, fields
         return
-    matcher = _segment_matcher(head, default_folder)
+    matcher = _segment_matcher(head, fmt)
     try:
         entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
     except OSError:
@@ -243,7 +243,7 @@ def _walk(directory: Path, parts: tuple[str, ...], fields: dict[str, str], defau
             if _leads_out(path, root):  # not looked into: listed itself, reported by its name
                 yield path, found
             else:
-                yield from _walk(path, rest, found, default_folder, root, watch)
+                yield from _walk(path, rest, found, fmt, root, watch)
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
@@ -269,11 +269,18 @@ def _is_candidate(path: Path) -> bool:
 _PLACEHOLDER_REGEX = {"{locale}": "(?P<locale>[^/]+?)", "{domain}": "(?P<domain>[^/]+?)"}
 
 
-def _segment_matcher(segment: str, default_folder: str | None) -> re.Pattern[str]:
-    """A regex for one path segment with placeholders; `<default_folder>-{locale}` also matches the
-    default folder itself (Android: `values-{locale}` matches `values`)."""
+def _segment_matcher(segment: str, fmt: CatalogFormat | None) -> re.Pattern[str]:
+    """A regex for one path segment with placeholders. Where `fmt`'s convention keeps the default
+    locale's file without a locale, the segment matches it too, as the source locale: Android's
+    `values-{locale}` matches `values` (`default_folder`), a Java bundle's `messages_{locale}.properties`
+    matches `messages.properties` (`base_file_separator`)."""
+    default_folder = fmt.default_folder if fmt is not None else None
     if default_folder is not None and segment == f"{default_folder}-{{locale}}":
         return re.compile(rf"{re.escape(default_folder)}(?:-(?P<locale>[^/]+))?")
+    separator = fmt.base_file_separator if fmt is not None else None
+    if separator is not None and segment.count(f"{separator}{{locale}}") == 1 and "{domain}" not in segment:
+        before, after = segment.split(f"{separator}{{locale}}")
+        return re.compile(rf"{re.escape(before)}(?:{re.escape(separator)}(?P<locale>[^/]+?))?{re.escape(after)}")
     pieces = re.split(r"(\{locale\}|\{domain\})", segment)
     regex = "".join(
         _PLACEHOLDER_REGEX.get(piece) or re.escape(piece)
@@ -282,11 +289,10 @@ def _segment_matcher(segment: str, default_folder: str | None) -> re.Pattern[str
     return re.compile(regex)
 
 
-def _default_folder(source: CatalogSource, pattern: str) -> str | None:
-    """The default locale's folder of the catalog's format (`CatalogFormat.default_folder`), the
-    format told by the configuration or by the pattern's suffix before any file is found."""
-    fmt = formats.get(source.format) if source.format is not None else formats.detect(pattern)
-    return fmt.default_folder if fmt is not None else None
+def _pattern_format(source: CatalogSource, pattern: str) -> CatalogFormat | None:
+    """The catalog's format as told before any file is found (by the configuration, or the pattern's
+    suffix): whose convention says where the default locale's file is (`_segment_matcher`)."""
+    return formats.get(source.format) if source.format is not None else formats.detect(pattern)
 
 
 def _catalog_format(source: CatalogSource, paths: list[Path], root: Path) -> CatalogFormat | None:
