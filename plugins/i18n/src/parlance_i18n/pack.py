@@ -113,10 +113,16 @@ def parlance_setup_hints(settings: I18nSettings | None) -> list[str]:
         return [f"[[packs.i18n.catalogs]] (the project's catalog files; `parlance init` finds them and writes "
                 f"parlance.toml) adds the localization loop: {', '.join(LOOP_TOOLS)}; with write = true also "
                 f"{', '.join(WRITE_TOOLS)}"]
+    hints = []
+    if not settings.sources:
+        hints.append(f"[[packs.i18n.sources]] (paths of the code that calls the catalogs, e.g. paths = "
+                     f"[\"src/**/*.tsx\"]) adds {', '.join(CODE_TOOLS)}: keys the code uses, does not use or lacks, "
+                     "and strings nobody localized")
     if not settings.write:
-        return [f"write = true in [packs.i18n] adds the tools that write catalog files, each write validated and "
-                f"shown as a diff: {', '.join(WRITE_TOOLS)}"]
-    return []
+        hints.append(f"write = true in [packs.i18n] adds the tools that write catalog files, each write validated and "
+                     f"shown as a diff: {', '.join(WRITE_TOOLS)}"
+                     + (", and i18n_extract (a hard-coded string made a key)" if settings.sources else ""))
+    return hints
 
 
 @hookimpl

@@ -28,6 +28,9 @@
     max_write_chars = 4194304                              # most characters of keys and texts one write call takes
     allow_outside_project = false                          # true: configured paths may lead outside the project
 
+    [[packs.i18n.sources]]                                 # the code that calls a catalog: see `code.settings`
+    paths = ["src/**/*.tsx"]                               # globs relative to parlance.toml
+
 `catalogs` are read lazily: a locale's files when the locale is first asked for (or checked), a
 message compiled when first rendered. `{locale}` in a path matches the format's own spelling of a
 locale (`pt_BR`, `pt-BR`, Android `pt-rBR` / `b+sr+Latn`, Apple `pt-BR` in `pt-BR.lproj`) and

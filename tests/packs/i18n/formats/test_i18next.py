@@ -485,11 +485,19 @@ def test_key_placement_stays_the_same_as_a_walk_over_every_key_through_adds_and_
     assert sorted(placement.keys()) == sorted(".".join(p) for p in paths)
 
 
+def test_a_deleted_keys_emptied_objects_go_with_it_as_i18next_cli_prunes_them() -> None:
+    document = FORMAT.edit(b'{\n  "legacy": {\n    "old": {\n      "banner": "Try"\n    }\n  },\n  "cart": {\n'
+                           b'    "title": "Cart",\n    "empty": {}\n  }\n}\n', parse_locale("en"))
+    document.delete("legacy.old.banner")
+    document.delete("cart.title")
+    # the emptied objects go, up to the first that holds something else; an empty object the file had stays
+    assert document.to_bytes() == b'{\n  "cart": {\n    "empty": {}\n  }\n}\n'
+
+
 def test_a_key_added_into_an_object_its_deletes_emptied_goes_back_into_that_object() -> None:
     document = FORMAT.edit(b'{\n  "photos": {\n    "title": "Photos"\n  },\n  "cart": {\n    "title": "Cart"\n  }\n}\n',
                            parse_locale("en"))
     document.delete("photos.title")
-    assert document.to_bytes() == b'{\n  "photos": {},\n  "cart": {\n    "title": "Cart"\n  }\n}\n'
     document.add("photos.count_one", "{{count}} photo")
     document.add("photos.count_other", "{{count}} photos")
     document.set("photos.count_one", "One photo")

@@ -280,7 +280,7 @@ class IcuJsonDocument(Document):
         paths = self._paths.pop(key, None)
         if paths is None:
             raise KeyError(key)
-        self._json.delete(paths[0])
+        self._json.delete(paths[0], prune=True)
 
     def to_bytes(self) -> bytes:
         return self._json.to_bytes()

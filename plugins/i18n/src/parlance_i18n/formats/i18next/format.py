@@ -502,7 +502,7 @@ class I18nextDocument(Document):
         self._paths.add(key, path)
 
     def delete(self, key: str) -> None:
-        self._json.delete(self._paths.remove(key))
+        self._json.delete(self._paths.remove(key), prune=True)
 
     def to_bytes(self) -> bytes:
         return self._json.to_bytes()

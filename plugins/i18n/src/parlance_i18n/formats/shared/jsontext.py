@@ -72,6 +72,7 @@ class JsonDocument:
         self._current: JsonDocument | None = None  # the edited text re-read, for reads after edits
         self._dirty = False
         self._hints: dict[int, int] = {}  # id(object) -> where a member was last put in it (`_append`)
+        self._emptied: list[Path] = []  # objects deletes left empty, to drop when the text is made
         text = self._text
         start = skip_space(text, 0)
         end = len(text.rstrip(" \t\n\r"))
@@ -174,8 +175,10 @@ class JsonDocument:
                 return
             parent = found.value
 
-    def delete(self, path: Path) -> None:
-        """Remove the member at `path` (every occurrence of a duplicated key) and its separator."""
+    def delete(self, path: Path, *, prune: bool = False) -> None:
+        """Remove the member at `path` (every occurrence of a duplicated key) and its separator. With
+        `prune`, an object this leaves empty is dropped too (and so on up), as i18next-cli prunes a
+        deleted key's parents, when the text is made: a key added meanwhile still goes back into it."""
         trail = self._trail(path)
         if not trail or trail[-1][1] is None:
             raise KeyError(path)
@@ -198,6 +201,18 @@ class JsonDocument:
             for number, element in enumerate(parent.members):
                 element.key = str(number)
         self._touch(trail)
+        if prune and not parent.members and len(path) > 1 and not parent.is_array:
+            self._emptied.append(path[:-1])
+
+    def _drop_emptied(self) -> None:
+        """Drop the objects deletes left empty and nothing filled since (`delete(prune=True)`)."""
+        while self._emptied:
+            path = self._emptied.pop()
+            trail = self._trail(path)
+            member = trail[-1][1] if trail else None
+            if member is not None and isinstance(member.value, Container) and not member.value.is_array \
+                    and member.value.members == []:
+                self.delete(path, prune=True)
 
     def to_bytes(self) -> bytes:
         """The document as it is now: the original bytes until something changed."""
@@ -207,6 +222,7 @@ class JsonDocument:
 
     def text(self) -> str:
         """The document's current text (decoded, without its BOM)."""
+        self._drop_emptied()
         if not self._dirty or self._root is None:
             return self._text
         out: list[str] = [self._text[:self._root.start]]
