@@ -302,7 +302,10 @@ def test_tools_and_packs_say_what_the_catalogs_and_write_would_add(tmp_path: Pat
     assert "hint: write = true in [packs.i18n] adds" in i18n and "i18n_set_messages" in i18n
     assert parlance(repo, "init", "--write", "--force").returncode == 0
     written = parlance(repo, "tools")
-    assert "\ni18n_set_messages " in written.stdout and "\ni18n: " not in written.stdout
+    assert "\ni18n_set_messages " in written.stdout
+    # what is left to add: the code that calls the catalogs (this repository has none init could find)
+    hints = [line for line in written.stdout.splitlines() if line.startswith("i18n: ")]
+    assert len(hints) == 1 and "[[packs.i18n.sources]]" in hints[0] and "i18n_usage" in hints[0]
 
 
 def test_one_locale_is_a_catalog_only_where_a_folder_says_localization(tmp_path: Path) -> None:
@@ -317,3 +320,39 @@ def test_one_locale_is_a_catalog_only_where_a_folder_says_localization(tmp_path:
     }, [], "en", {}), tmp_path)
     assert [c.pattern for c in survey(repo).catalogs] == [
         "App/{locale}.lproj/Localizable.strings", "po/{locale}.po", "web/i18n/{locale}.json"]
+
+
+CODE_LAYOUTS = [
+    ("i18next", {"public/locales/en/translation.json": '{"hi": "Hi {{name}}", "bye": "Bye"}\n',
+                 "public/locales/de/translation.json": '{"hi": "Hallo {{name}}", "bye": "Tschüss"}\n',
+                 "src/App.tsx": 'import { useTranslation } from "react-i18next";\n'
+                                'export function App() { const { t } = useTranslation(); '
+                                'return <h1 title="Main title">{t("hi", { name: "x" })}</h1>; }\n',
+                 "src/App.test.tsx": 'it("renders", () => t("only.in.tests"));\n'},
+     {"framework": "i18next", "paths": ["src/**/*.{js,jsx,ts,tsx,mjs,cjs}"]}, ["bye"]),
+    ("django", {"manage.py": "", "shop/locale/fr/LC_MESSAGES/django.po": _po("fr", {"Hello": "Bonjour", "Bye": ""}),
+                "shop/views.py": 'from django.utils.translation import gettext as _\nGREETING = _("Hello")\n',
+                "shop/templates/shop/base.html": "{% load i18n %}<p>{% translate \"Bye\" %}</p>\n"},
+     {"framework": "django", "paths": ["**/*.py", "**/templates/**/*.html"]}, []),
+]
+
+
+@pytest.mark.parametrize(("name", "files", "expected", "unused"), CODE_LAYOUTS, ids=[c[0] for c in CODE_LAYOUTS])
+def test_init_proposes_the_code_that_calls_each_catalog(name: str, files: dict[str, str], expected: dict[str, object],
+                                                        unused: list[str], tmp_path: Path) -> None:
+    """Where the catalog's framework keeps its code (its usual folders holding a file), `init` writes a
+    `[[packs.i18n.sources]]` entry for it, and the first `i18n_usage` on the written config works."""
+    repo = write_tree(tmp_path / name, files)
+    assert parlance(repo, "init").returncode == 0
+    [entry] = _written(repo)["packs"]["i18n"]["sources"]  # type: ignore[index]
+    assert {key: entry[key] for key in expected} == expected
+    assert parlance(repo, "config", "check", "--strict").returncode == 0
+    used = parlance(repo, "call", "i18n_usage", "--args", "{}")
+    assert used.returncode == 0, used.stderr
+    assert json.loads(used.stdout)["unused"] == unused
+
+
+def test_init_proposes_no_code_where_the_usual_folders_hold_none(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "bare", {"locales/en.json": '{"hi": "Hi"}\n', "locales/de.json": '{"hi": "Hallo"}\n'})
+    assert parlance(repo, "init").returncode == 0
+    assert "sources" not in _written(repo)["packs"]["i18n"]  # type: ignore[operator]

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path, PurePosixPath
 
+from parlance_i18n.code.proposals import SourceProposal, propose
 from parlance_i18n.model.layouts import Bounds, FoundCatalog, Survey, propose_source, survey
 from parlance_i18n.settings import CatalogSource
 
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
               "Write [[packs.i18n.catalogs]] by hand (path with {locale}, format, name): see the i18n pack's "
               "README", file=sys.stderr)
         return EXIT_NOTHING_FOUND
-    text = render(found, write=args.write)
+    text = render(found, write=args.write, sources=[propose(root, catalog.format.name) for catalog in found.catalogs])
     if args.dry_run:
         sys.stdout.write(text)
         return EXIT_OK
@@ -74,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def render(found: Survey, *, write: bool = False) -> str:
-    """The proposed parlance.toml."""
+def render(found: Survey, *, write: bool = False, sources: list[SourceProposal | None] | None = None) -> str:
+    """The proposed parlance.toml; `sources` holds each catalog's proposed code entry, if any."""
     source, why = propose_source(found.catalogs)
     lines = ["# Written by `parlance init` from the catalog files found in this folder; check it with",
              "# `parlance config check --strict`. Paths are relative to this file.",
@@ -101,6 +102,16 @@ def render(found: Survey, *, write: bool = False) -> str:
                   f"format = {_string(catalog.format.name)}"]
         if catalog.templates and templated:
             lines.append(f"template = {_string(catalog.templates[0])}")
+    for (catalog, name), proposal in zip(zip(found.catalogs, _names(found.catalogs), strict=True),
+                                         sources or [None] * len(found.catalogs), strict=True):
+        if proposal is None:
+            continue
+        lines += ["", f"# the code that calls {name!r}, read as {proposal.framework}'s extractor reads it: i18n_usage, "
+                      "i18n_hardcoded", "[[packs.i18n.sources]]", f"catalog = {_string(name)}",
+                  f"framework = {_string(proposal.framework)}",
+                  f"paths = [{', '.join(_string(glob) for glob in proposal.paths)}]"]
+        if proposal.exclude:
+            lines.append(f"exclude = [{', '.join(_string(glob) for glob in proposal.exclude)}]")
     return "\n".join(lines) + "\n"
 
 

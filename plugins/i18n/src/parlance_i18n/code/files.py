@@ -53,9 +53,8 @@ def source_files(root: Path, paths: Iterable[str], exclude: Iterable[str] = ()) 
             continue
         if _ignored_on_the_way(root, start, ignore):
             continue
-        prefix = len(str(root).rstrip(os.sep)) + 1
         for folder, subfolders, names in os.walk(top, followlinks=False):
-            relative_folder = folder[prefix:].replace(os.sep, "/")
+            relative_folder = os.path.relpath(folder, root).replace(os.sep, "/").removeprefix(".")
             ignore.enter(relative_folder, names)
             subfolders[:] = sorted(s for s in subfolders if s not in _NEVER_ENTERED
                                    and not ignore.ignored(_join(relative_folder, s), folder=True))

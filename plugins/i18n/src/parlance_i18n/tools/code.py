@@ -28,6 +28,7 @@ from parlance_i18n.code.files import glob_regex
 from parlance_i18n.code.frameworks import framework_class, guess
 from parlance_i18n.code.frameworks.base import Edit, ExtractionRefused, Framework, KeyStyle
 from parlance_i18n.code.model import FileScan, Hardcoded
+from parlance_i18n.code.proposals import MARKERS
 from parlance_i18n.code.scanner import ScanCache, Scanned
 from parlance_i18n.code.settings import SourceSettings
 from parlance_i18n.code.usage import KeyUse, Usage, UsageIndex, usage_of
@@ -249,7 +250,7 @@ def _framework(index: int, options: SourceSettings, project: Project, catalog: s
     if name is None:
         formats = {file.format.name for locale in project.locales.values() for file in locale.files
                    if file.catalog == catalog}
-        markers = {marker for marker in ("manage.py",) if (root / marker).is_file()}
+        markers = {marker for marker in MARKERS if (root / marker).is_file()}
         name = next((told for fmt in sorted(formats) if (told := guess(fmt, markers)) is not None), None)
         if name is None:
             raise ToolError("UNKNOWN_FRAMEWORK", f"sources[{index}]: the framework of the code calling {catalog!r} "

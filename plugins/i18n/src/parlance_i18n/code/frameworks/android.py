@@ -64,6 +64,7 @@ _COMPOSE_TEXT = """(call_expression (identifier) @fn (value_arguments (value_arg
 class Android(Framework):
     name = "android"
     extensions = (".kt", ".java", ".xml")
+    default_paths = ("**/src/main/**/*.kt", "**/src/main/**/*.java", "**/src/main/**/*.xml")
 
     def reads(self, path: str) -> bool:
         if path.endswith((".kt", ".java")):

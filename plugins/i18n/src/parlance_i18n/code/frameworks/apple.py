@@ -59,6 +59,8 @@ _STRINGS = ("line_string_literal", "multi_line_string_literal", "raw_string_lite
 class Apple(Framework):
     name = "apple"
     extensions = (".swift", ".m")
+    default_paths = ("**/*.swift", "**/*.m")
+    default_exclude = ("**/*Tests/**", "Pods/**", "**/.build/**")
 
     def scan(self, path: str, data: bytes) -> FileScan:
         found = _Found(data)

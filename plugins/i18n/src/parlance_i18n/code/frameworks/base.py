@@ -94,6 +94,10 @@ class Framework(ABC):
     name: ClassVar[str] = ""
     extensions: ClassVar[tuple[str, ...]] = ()
     """The file suffixes it reads (others in `paths` are skipped)."""
+    default_paths: ClassVar[tuple[str, ...]] = ()
+    default_exclude: ClassVar[tuple[str, ...]] = ()
+    """Where the framework's projects keep their code, as `parlance init` proposes `paths` and `exclude`
+    (each `paths` glob proposed only where it matches a file)."""
     key_is_text: ClassVar[bool] = False
     """The key is the source text itself (gettext's msgid): a suggested key is the literal."""
 

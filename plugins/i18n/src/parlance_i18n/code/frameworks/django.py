@@ -32,6 +32,8 @@ class Django(Gettext):
 
     name = "django"
     extensions = (".py", *_TEMPLATE_SUFFIXES)
+    default_paths = ("**/*.py", "**/templates/**/*.html", "**/templates/**/*.txt")
+    default_exclude = ("**/tests/**", "**/test_*.py", "**/migrations/**")
     default_keywords = DJANGO_KEYWORDS
 
     def reads(self, path: str) -> bool:

@@ -49,6 +49,8 @@ _TEXTS = """
 class Flutter(Framework):
     name = "flutter"
     extensions = (".dart",)
+    default_paths = ("lib/**/*.dart",)
+    default_exclude = ("**/*.g.dart", "**/app_localizations*.dart", "**/generated/**")
 
     def scan(self, path: str, data: bytes) -> FileScan:
         root = parse("dart", data).root_node

@@ -80,6 +80,8 @@ class _Unsupported(Exception):
 class FormatJS(Framework):
     name = "formatjs"
     extensions = js.EXTENSIONS
+    default_paths = tuple(f"{folder}/**/*.{{js,jsx,ts,tsx,mjs,cjs}}" for folder in ("src", "app", "pages", "components", "lib"))
+    default_exclude = ("**/*.test.*", "**/*.spec.*", "**/*.stories.*", "**/*.d.ts")
 
     def scan(self, path: str, data: bytes) -> FileScan:
         file = js.read(path, data)

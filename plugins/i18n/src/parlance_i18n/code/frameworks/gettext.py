@@ -289,6 +289,8 @@ class Gettext(Framework):
 
     name = "gettext"
     extensions: ClassVar[tuple[str, ...]] = (".py", ".pyi")
+    default_paths: ClassVar[tuple[str, ...]] = ("**/*.py",)
+    default_exclude: ClassVar[tuple[str, ...]] = ("**/tests/**", "**/test_*.py", "**/migrations/**")
     key_is_text = True
     default_keywords: ClassVar[dict[str, Keyword]] = GETTEXT_KEYWORDS
 

@@ -57,6 +57,8 @@ class _Found:
 class I18next(Framework):
     name = "i18next"
     extensions = js.EXTENSIONS
+    default_paths = tuple(f"{folder}/**/*.{{js,jsx,ts,tsx,mjs,cjs}}" for folder in ("src", "app", "pages", "components", "lib"))
+    default_exclude = ("**/*.test.*", "**/*.spec.*", "**/*.stories.*", "**/*.d.ts")
 
     @property
     def _ns_separator(self) -> str | None:

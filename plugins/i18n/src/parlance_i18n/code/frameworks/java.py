@@ -137,6 +137,7 @@ def _receiver_name(node: Node) -> str | None:
 class Java(Framework):
     name = "java"
     extensions = (".java",)
+    default_paths = ("src/main/java/**/*.java",)
 
     def scan(self, path: str, data: bytes) -> FileScan:
         root = parse("java", data).root_node

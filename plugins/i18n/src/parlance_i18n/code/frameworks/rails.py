@@ -97,6 +97,7 @@ def _enclosing_def(node: Node) -> str | None:
 class Rails(Framework):
     name = "rails"
     extensions = (".rb", ".erb")
+    default_paths = ("app/**/*.rb", "app/**/*.erb")
 
     def scan(self, path: str, data: bytes) -> FileScan:
         literals: list[Hardcoded] = []
