@@ -52,10 +52,11 @@ from parlance_i18n.tools.code_models import (
     UsageOutput,
 )
 from parlance_i18n.tools.context import I18nContext
+from parlance_i18n.tools.models import StatusInput, StatusOutput
 from parlance_i18n.tools.pages import window
 from parlance_i18n.tools.wire import clip, domain_or_argument_errors
 
-__all__ = ["extract", "hardcoded", "usage", "usage_counts"]
+__all__ = ["extract", "hardcoded", "status", "usage", "usage_counts"]
 
 _REFERENCES_SHOWN = 20
 
@@ -186,6 +187,16 @@ async def extract(args: ExtractInput, ctx: I18nContext) -> ExtractOutput:
             code_diff = await anyio.to_thread.run_sync(write)
     return ExtractOutput(dry_run=args.dry_run, key=key, catalog=entry.catalog, message=message,
                          code_diff=code_diff, catalog_diff=catalog_diff, notes=notes)
+
+
+async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
+    """i18n_status where sources are configured: the loop's answer, with the code's counts per catalog."""
+    found = await loop.status(args, ctx)
+    project = await loop.project_of(ctx)
+    with domain_or_argument_errors:
+        usage = [counts for counts in await anyio.to_thread.run_sync(usage_counts, ctx, project)
+                 if args.catalog is None or counts.catalog == args.catalog]
+    return found.model_copy(update={"usage": usage})
 
 
 def usage_counts(ctx: I18nContext, project: Project) -> list[CatalogUsageCounts]:

@@ -88,6 +88,8 @@ async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
     """Per catalog and locale of the project's files: total, translated, missing, untranslated (still the
     source text), fuzzy/needs-review, invalid, stale (the source changed since) and coverage. Summary by
     default; details: true lists the keys."""
+    if ctx.settings is not None and ctx.settings.sources:  # the code's counts too: the scanner loads only then
+        return await code.status(args, ctx)
     return await loop.status(args, ctx)
 
 

@@ -94,15 +94,7 @@ async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
 
     with domain_or_argument_errors:  # an unknown catalog, a lock file that is not one: sentences, not crashes
         catalogs = await anyio.to_thread.run_sync(build)
-    usage = []
-    if settings_of(ctx).sources:  # the code's counts: the scanner loads only for a project that names its code
-        from parlance_i18n.tools import code
-
-        with domain_or_argument_errors:
-            usage = [counts for counts in await anyio.to_thread.run_sync(code.usage_counts, ctx, project)
-                     if args.catalog is None or counts.catalog == args.catalog]
-    return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs, catalog_problems=problems,
-                        usage=usage)
+    return StatusOutput(source_locale=project.source_tag.code, catalogs=catalogs, catalog_problems=problems)
 
 
 async def missing(args: MissingInput, ctx: I18nContext) -> ToolResult[MissingOutput]:
