@@ -18,6 +18,8 @@ import pytest
 import parlance_i18n.pack
 from parlance.testing import connect
 from parlance_i18n import formats
+from parlance_i18n.code.frameworks import framework_class
+from parlance_i18n.code.settings import SourceSettings
 from parlance_i18n.locales import parse_locale
 
 pytestmark = pytest.mark.anyio
@@ -83,9 +85,10 @@ async def test_usage_hardcoded_and_extract_meet_the_catalog(tree: Tree, tmp_path
         counted = usage["counts"]
         assert counted["used"] == len(used) and counted["unused"] == len(usage["unused"])
         # every catalog key is accounted for once: used, unused, or reachable through a dynamic prefix
-        assert not used & set(usage["unused"])
-        for key in usage["unused"]:
-            assert any(key == k or key == k.split("[", 1)[0] for k in keys_before) or key in keys_before, key
+        reader = framework_class(tree.framework)(SourceSettings(paths=list(tree.paths)))
+        catalog = {reader.code_key(key) for key in keys_before}
+        assert used | set(usage["unused"]) <= catalog and not used & set(usage["unused"])
+        assert counted["used"] + counted["unused"] + counted["reachable"] == len(catalog)
 
         strings = (await _call(client, "i18n_hardcoded", {"limit": 1000}))["strings"]
         assert strings, "each tree holds hard-coded strings"
@@ -108,8 +111,8 @@ async def test_usage_hardcoded_and_extract_meet_the_catalog(tree: Tree, tmp_path
         assert source.read_bytes() != before
         removed = [line for line in _changed(done["code_diff"]) if line.startswith("-")]
         assert len(removed) <= 2, done["code_diff"]  # the literal's line (and an import where one was needed)
-        assert done["key"] in fmt.edit((root / tree.source_file).read_bytes(), parse_locale("en")).keys() or any(
-            k.startswith(done["key"]) for k in fmt.edit((root / tree.source_file).read_bytes(), parse_locale("en")).keys())
+        keys_after = fmt.edit((root / tree.source_file).read_bytes(), parse_locale("en")).keys()
+        assert set(keys_after) - set(keys_before) == {done["key"]}  # the one new message, read back by the format
 
         after = await _call(client, "i18n_usage", {"limit": 1000})
         assert done["key"] in {u["key"] for u in after["used"]}

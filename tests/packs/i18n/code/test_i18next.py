@@ -3,17 +3,18 @@ dynamic keys, hard-coded JSX and extraction — and i18next-cli itself run on th
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from parlance_i18n import formats
 from parlance_i18n.code.frameworks.base import ExtractionRefused
 from parlance_i18n.code.frameworks.i18next import I18next
 from parlance_i18n.code.model import FileScan
 from parlance_i18n.code.settings import SourceSettings
+from parlance_i18n.locales import parse_locale
 from tests.packs.i18n.code.oracles import NODE, oracle
 
 TREE = Path(__file__).parent / "trees" / "i18next"
@@ -104,9 +105,16 @@ def test_catalog_and_code_keys() -> None:
     assert fw.catalog_key("a.b", "common", namespaced=True) == "common:a.b"
     assert fw.catalog_key("a.b", "common", namespaced=False) == "a.b"
     assert framework(default_namespace="app").catalog_key("k", None, namespaced=True) == "app:k"
+    # the i18next format holds a plural group under its base key (`items`), and a group whose base ends
+    # like a form (`tier_one_one`, `tier_one_other`) under `tier_one`: the catalog's key is left alone,
+    # and an explicit form the code calls reads its group where the catalog has one
+    grouped = {"items", "tier_one", "friend_male"}.__contains__
+    assert fw.code_key("tier_one") == "tier_one"
     for key in ("items_one", "items_other", "items_zero", "items_ordinal_two", "items"):
-        assert fw.code_key(key) == "items"
-    assert fw.code_key("friend_male") == "friend_male"  # a context suffix is its own key
+        assert fw.called_key(key, grouped) == "items"
+    assert fw.called_key("tier_one", grouped) == "tier_one"  # the group itself, not `tier`
+    assert fw.called_key("tab_one", grouped) == "tab_one"  # no group `tab`: the key as called (undefined)
+    assert fw.called_key("friend_male", grouped) == "friend_male"  # a context suffix is its own key
 
 
 def test_extraction_with_t_in_scope() -> None:
@@ -154,20 +162,14 @@ def i18next_cli_keys(tmp_path: Path) -> set[tuple[str, str]]:
         'export default { locales: ["en"], extract: { input: ["src/**/*.{js,jsx,ts,tsx}"], '
         'output: "out/{{language}}/{{namespace}}.json" } };\n')
     subprocess.run([str(NODE), str(cli), "extract"], cwd=work, check=True, capture_output=True, timeout=120)
-    fw = framework()
+    # read as the pack's i18next format reads a catalog: plural forms (`items_one`, `items_other`) are one
+    # group under the key the code calls (`items`)
+    reader = formats.get("i18next")
     found: set[tuple[str, str]] = set()
     for file in (work / "out" / "en").glob("*.json"):
-        for key in _flatten(json.loads(file.read_text())):
-            found.add((file.stem, fw.code_key(key)))
+        for key in reader.read(file.read_bytes(), parse_locale("en")):
+            found.add((file.stem, key))
     return found
-
-
-def _flatten(tree: dict[str, object], prefix: str = "") -> list[str]:
-    out: list[str] = []
-    for name, value in tree.items():
-        key = f"{prefix}.{name}" if prefix else name
-        out += _flatten(value, key) if isinstance(value, dict) else [key]
-    return out
 
 
 def test_oracle_i18next_cli(tmp_path: Path) -> None:

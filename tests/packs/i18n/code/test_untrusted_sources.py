@@ -53,3 +53,4 @@ def test_a_file_that_is_not_code_costs_its_references_only(tmp_path: Path) -> No
 
     assert found["src/good.tsx"] == ["good.key"] and skipped == {}
     assert set(found) == {"src/good.tsx", "src/binary.tsx", "src/deep.tsx", "src/broken.tsx"}
+    assert found["src/binary.tsx"] == [] and found["src/deep.tsx"] == []  # nothing made up from noise

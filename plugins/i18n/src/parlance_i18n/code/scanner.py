@@ -21,14 +21,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from parlance_i18n.code.files import SourceFile, source_files
+from parlance_i18n.code.files import source_files
 from parlance_i18n.code.frameworks.base import Framework
 from parlance_i18n.code.model import FileScan
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError
 from parlance_i18n.store import read_bytes
 
-__all__ = ["ScanCache", "Scanned", "Skipped"]
+__all__ = ["ScanCache", "Scanned", "Skipped", "scan_one"]
 
 logger = logging.getLogger(__name__)
 
@@ -106,16 +106,17 @@ class ScanCache:
                 if before is not None and before.digest == digest:
                     scan = before.scan
                 else:
-                    scan = _scan_one(framework, file, data)
+                    scan = scan_one(framework, file.relative, data)
                     parsed += 1
                 fresh[file.relative] = _Kept(file.stamp, digest, scan, trusted)
             self._kept[identity] = fresh  # files gone since are dropped with the old dictionary
             return Scanned({relative: record.scan for relative, record in fresh.items()}, tuple(skipped), parsed)
 
 
-def _scan_one(framework: Framework, file: SourceFile, data: bytes) -> FileScan:
+def scan_one(framework: Framework, relative: str, data: bytes) -> FileScan:
+    """What `framework` reads in one file: a framework's failure on it is the file's problem, not the caller's."""
     try:
-        return framework.scan(file.relative, data)
+        return framework.scan(relative, data)
     except RecursionError:
         return FileScan(problems=("the file nests too deeply to be read",))
     except Exception as exc:  # a framework's bug on one file loses that file, never the scan

@@ -168,10 +168,12 @@ def usage_of(framework: Framework, indexes: list[tuple[Framework, UsageIndex]],
     spells the catalog's keys; `unused` in the catalog's order."""
     namespaced, spelled = _spelled(framework, catalog_keys)
     calls: dict[str, list[tuple[Framework, UsageIndex, _Key]]] = {}
+    in_catalog = catalog_keys.__contains__
     for reader, index in indexes:
         for code_key, _ in index.keys():
             namespace, key = code_key
-            calls.setdefault(reader.catalog_key(key, namespace, namespaced), []).append((reader, index, code_key))
+            spelled_key = reader.catalog_key(reader.called_key(key, in_catalog), namespace, namespaced)
+            calls.setdefault(spelled_key, []).append((reader, index, code_key))
     called = sorted(calls)
     not_called = sorted(k for k in spelled if k not in calls)
     reach: dict[str, int] = {}  # prefix -> how many keys it reaches: most dynamic calls share a few prefixes

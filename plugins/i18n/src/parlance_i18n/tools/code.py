@@ -25,16 +25,18 @@ import anyio
 
 from parlance import ToolError
 from parlance_i18n.code.files import glob_regex
-from parlance_i18n.code.frameworks import framework_class, guess
+from parlance_i18n.code.frameworks import framework_class
 from parlance_i18n.code.frameworks.base import Edit, ExtractionRefused, Framework, KeyStyle
 from parlance_i18n.code.model import FileScan, Hardcoded
-from parlance_i18n.code.proposals import MARKERS
-from parlance_i18n.code.scanner import ScanCache, Scanned
+from parlance_i18n.code.proposals import framework_for
+from parlance_i18n.code.scanner import ScanCache, Scanned, scan_one
 from parlance_i18n.code.settings import SourceSettings
 from parlance_i18n.code.usage import KeyUse, Usage, UsageIndex, usage_of
+from parlance_i18n.errors import I18nError
 from parlance_i18n.loop.status import CatalogView
 from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.model.project import Project
+from parlance_i18n.model.reports import InvalidMessage
 from parlance_i18n.store import ConcurrentChange, read_bytes, unified_diff, update_file
 from parlance_i18n.tools import loop
 from parlance_i18n.tools.code_models import (
@@ -81,8 +83,9 @@ async def usage(args: UsageInput, ctx: I18nContext) -> UsageOutput:
             found, scans = _usage(ctx, project, entries)
             counts = {"used": len(found.used), "unused": len(found.unused), "undefined": len(found.undefined),
                       "dynamic": found.dynamic_count, "reachable": len(found.reachable)}
-            start, next_cursor = window(args.cursor, ["usage", entries[0].catalog, args.limit],
-                                        max(counts.values()), args.limit)
+            listed = (len(found.used), len(found.unused), len(found.undefined), found.dynamic_count)
+            start, next_cursor = window(args.cursor, ["usage", entries[0].catalog, args.limit], max(listed),
+                                        args.limit)
             end = start + args.limit
             return UsageOutput(
                 catalog=entries[0].catalog,
@@ -114,7 +117,7 @@ async def hardcoded(args: HardcodedInput, ctx: I18nContext) -> HardcodedOutput:
         for entry in entries:
             scanned = _state(ctx).cache.scan(root, entry.framework)
             scans.append(scanned)
-            keys = _catalog_keys(project, entry.catalog)
+            keys = _catalog_keys(ctx, project, entry.catalog)
             style = KeyStyle.of(keys)
             for file, scan in scanned.files.items():
                 if wanted and not any(r.fullmatch(file) for r in wanted):
@@ -142,61 +145,91 @@ async def extract(args: ExtractInput, ctx: I18nContext) -> ExtractOutput:
                                              "i18n_hardcoded lists it (no leading '/', no '..')", {"file": args.file})
     relative = given.as_posix()
     entry = _reader_of(_entries(ctx, project), relative)
-    path = root / relative
+    framework = entry.framework
+    if args.key is not None and (problem := framework.key_problem(args.key)) is not None:
+        raise ToolError("INVALID_ARGUMENTS", f"key: {problem}; choose another key, or leave it out for the "
+                                             "suggested one", {"key": clip(args.key, 80)})
 
-    def plan() -> tuple[bytes, Hardcoded, str, bytes, str]:
-        data = read_bytes(path, root=root, max_bytes=entry.framework.options.max_file_bytes, kind="source files",
-                          setting="[[packs.i18n.sources]] max_file_bytes")
-        literal = _literal_at(entry.framework, relative, data, args.line, args.column)
-        keys = _catalog_keys(project, entry.catalog)
-        key = args.key or entry.framework.suggest_key(literal, relative, KeyStyle.of(keys), keys)
+    def plan() -> _Planned:
+        data = _source_bytes(root, relative, framework)
+        literal = _literal_at(framework, relative, data, args.line, args.column)
+        keys = _catalog_keys(ctx, project, entry.catalog)
+        key = args.key or framework.suggest_key(literal, relative, KeyStyle.of(keys), keys)
         try:
-            extraction = entry.framework.extraction(relative, data, literal, key)
+            extraction = framework.extraction(relative, data, literal, key)
         except ExtractionRefused as exc:
             raise ToolError("EXTRACTION_REFUSED", f"{relative}:{args.line}:{args.column}: {exc.reason}",
                             {"file": relative, "line": args.line, "column": args.column}) from None
-        return data, literal, key, _applied(data, extraction.edits), extraction.message
+        namespaces = {namespace for namespace in keys.values() if namespace is not None}
+        domain = extraction.namespace if len(namespaces) > 1 else None
+        if domain is not None and domain not in namespaces:
+            raise ToolError("EXTRACTION_REFUSED", f"the call reads the namespace {domain!r}, and the catalog "
+                                                  f"{entry.catalog!r} has no file of it (its namespaces: "
+                                                  f"{', '.join(sorted(namespaces))}): name the key as ns:key",
+                            {"namespace": domain})
+        return _Planned(data, literal, key, extraction.key or key, _applied(data, extraction.edits),
+                        extraction.message, domain)
 
     with domain_or_argument_errors:
-        data, literal, key, after, message = await anyio.to_thread.run_sync(plan)
+        planned = await anyio.to_thread.run_sync(plan)
     notes: list[str] = []
     catalog_diff = ""
-    if entry.framework.key_is_text:
-        notes.append(f"{entry.framework.name} catalogs take new messages from the code: run the project's extraction "
+    if framework.key_is_text:
+        notes.append(f"{framework.name} catalogs take new messages from the code: run the project's extraction "
                      "(makemessages, xgettext and msgmerge) to add the msgid to the catalog")
     else:
-        written = await loop.write_source_message(ctx, project, entry.catalog, key, message, args.dry_run)
+        written = await loop.write_source_message(ctx, project, entry.catalog, planned.key, planned.message,
+                                                  args.dry_run, domain=planned.domain)
         refused = [r for r in written.results if r.status == "refused"]
         if refused:
-            raise ToolError("EXTRACTION_REFUSED", f"the catalog refused the message for {key!r}: "
+            raise ToolError("EXTRACTION_REFUSED", f"the catalog refused the message for {planned.key!r}: "
                                                   f"{'; '.join(refused[0].reasons)}; the source file was not changed",
-                            {"key": key, "reasons": refused[0].reasons})
+                            {"key": planned.key, "reasons": refused[0].reasons})
         catalog_diff = written.diff
         notes.extend(written.notes)
     if args.dry_run:
-        code_diff = unified_diff(data, after, relative)
+        code_diff = unified_diff(planned.data, planned.after, relative)
     else:
         def write() -> str:
-            result = update_file(path, lambda current, attempt: _again(entry.framework, relative, data, after,
-                                                                        literal, key, current),
-                                 within=root, place="the project's folder",
-                                 max_bytes=entry.framework.options.max_file_bytes)
+            result = update_file(root / relative, lambda current, attempt: _again(framework, relative, planned, current),
+                                 within=root, place="the project's folder", max_bytes=framework.options.max_file_bytes)
             return result.diff(relative)
 
         with domain_or_argument_errors:
             code_diff = await anyio.to_thread.run_sync(write)
-    return ExtractOutput(dry_run=args.dry_run, key=key, catalog=entry.catalog, message=message,
+    return ExtractOutput(dry_run=args.dry_run, key=planned.key, catalog=entry.catalog, message=planned.message,
                          code_diff=code_diff, catalog_diff=catalog_diff, notes=notes)
 
 
+@dataclass(frozen=True)
+class _Planned:
+    """An extraction planned on the source file's bytes as they were read."""
+
+    data: bytes
+    literal: Hardcoded
+    asked: str
+    """The key the extraction was asked for (as the call names it)."""
+    key: str
+    """The catalog's key for the message."""
+    after: bytes
+    message: str
+    domain: str | None
+    """The namespace file the message goes to, where the catalog's files are namespaces."""
+
+
 async def status(args: StatusInput, ctx: I18nContext) -> StatusOutput:
-    """i18n_status where sources are configured: the loop's answer, with the code's counts per catalog."""
+    """i18n_status where sources are configured: the loop's answer, with the code's counts per catalog. A
+    sources entry that cannot be read (its framework not told, ...) is one of the answer's
+    `catalog_problems`: the catalogs' status is answered all the same."""
     found = await loop.status(args, ctx)
     project = await loop.project_of(ctx)
-    with domain_or_argument_errors:
-        usage = [counts for counts in await anyio.to_thread.run_sync(usage_counts, ctx, project)
-                 if args.catalog is None or counts.catalog == args.catalog]
-    return found.model_copy(update={"usage": usage})
+    try:
+        counts = await anyio.to_thread.run_sync(usage_counts, ctx, project)
+    except (ToolError, I18nError, ValueError) as exc:
+        reason = exc.message if isinstance(exc, (ToolError, I18nError)) else str(exc)
+        problem = InvalidMessage("[[packs.i18n.sources]]", "parlance.toml", None, None, reason)
+        return found.model_copy(update={"catalog_problems": [*found.catalog_problems, problem]})
+    return found.model_copy(update={"usage": [c for c in counts if args.catalog is None or c.catalog == args.catalog]})
 
 
 def usage_counts(ctx: I18nContext, project: Project) -> list[CatalogUsageCounts]:
@@ -225,6 +258,10 @@ class _CodeState:
     cache: ScanCache = field(default_factory=ScanCache)
     indexes: dict[int, UsageIndex] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    frameworks: dict[str, Framework] = field(default_factory=dict)
+    """One framework per `sources` entry's options (its index is keyed by it)."""
+    catalog_keys: dict[str, tuple[tuple[object, ...], dict[str, str | None]]] = field(default_factory=dict)
+    """Catalog -> (the files' messages read, their keys): kept while the files read are the same objects."""
 
 
 _states: weakref.WeakKeyDictionary[Catalog, _CodeState] = weakref.WeakKeyDictionary()
@@ -240,37 +277,34 @@ def _state(ctx: I18nContext) -> _CodeState:
         return state
 
 
-_frameworks: dict[str, Framework] = {}
-
-
 def _entries(ctx: I18nContext, project: Project) -> list[_Entry]:
     settings = loop.settings_of(ctx)
     labels = [source.label for source in project.sources]
     entries: list[_Entry] = []
     for index, options in enumerate(settings.sources):
         catalog = options.catalog or labels[0]
-        entries.append(_Entry(catalog, _framework(index, options, project, catalog, loop.root_of(ctx))))
+        entries.append(_Entry(catalog, _framework(_state(ctx), index, options, project, catalog, loop.root_of(ctx))))
     if not entries:
         raise ToolError("NO_SOURCES", "no source code is configured: add a [[packs.i18n.sources]] entry (paths, "
                                       "catalog, framework) to parlance.toml")
     return entries
 
 
-def _framework(index: int, options: SourceSettings, project: Project, catalog: str, root: Path) -> Framework:
+def _framework(state: _CodeState, index: int, options: SourceSettings, project: Project, catalog: str,
+               root: Path) -> Framework:
     name = options.framework
     if name is None:
         formats = {file.format.name for locale in project.locales.values() for file in locale.files
                    if file.catalog == catalog}
-        markers = {marker for marker in MARKERS if (root / marker).is_file()}
-        name = next((told for fmt in sorted(formats) if (told := guess(fmt, markers)) is not None), None)
+        name = next((told for fmt in sorted(formats) if (told := framework_for(root, fmt)) is not None), None)
         if name is None:
             raise ToolError("UNKNOWN_FRAMEWORK", f"sources[{index}]: the framework of the code calling {catalog!r} "
                                                  "cannot be told from its catalog's format: set framework in its "
                                                  "[[packs.i18n.sources]] entry", {"catalog": catalog})
     identity = f"{name}:{options.model_dump_json()}"
-    framework = _frameworks.get(identity)
-    if framework is None:
-        framework = _frameworks[identity] = framework_class(name)(options)
+    framework = state.frameworks.get(identity)
+    if framework is None:  # on the event loop: no lock a long scan could hold (two made at once: one kept)
+        framework = state.frameworks.setdefault(identity, framework_class(name)(options))
     return framework
 
 
@@ -285,17 +319,14 @@ def _of_catalog(entries: list[_Entry], catalog: str | None) -> list[_Entry]:
     return chosen
 
 
-_known_keys: dict[str, tuple[tuple[object, ...], dict[str, str | None]]] = {}
-
-
-def _catalog_keys(project: Project, catalog: str) -> dict[str, str | None]:
+def _catalog_keys(ctx: I18nContext, project: Project, catalog: str) -> dict[str, str | None]:
     """The catalog's keys (catalog key -> the domain of the file that holds it), in file order: the
     source locale's files, or where a key is its source text (gettext), every locale's. Kept while
     the files read are the same objects (a file changed on disk is read anew, and so are its keys)."""
     source = loop.source_of(project)
     loaded = source.load()
     read = tuple(messages for _, messages in loaded)  # held, so no new file's messages can take their place
-    known = _known_keys.get(catalog)
+    known = _state(ctx).catalog_keys.get(catalog)
     if known is not None and read and len(known[0]) == len(read) and all(a is b for a, b in zip(known[0], read)):
         return known[1]
     keys: dict[str, str | None] = {}
@@ -307,7 +338,7 @@ def _catalog_keys(project: Project, catalog: str) -> dict[str, str | None]:
         for locale in project.locales.values():
             for key in CatalogView(catalog, source, locale).keys:
                 keys.setdefault(key, None)
-    _known_keys[catalog] = (read, keys)
+    _state(ctx).catalog_keys[catalog] = (read, keys)
     return keys
 
 
@@ -323,7 +354,7 @@ def _usage(ctx: I18nContext, project: Project, entries: list[_Entry]) -> tuple[U
         index.update(scanned.files)
         scans.append(scanned)
         indexes.append((entry.framework, index))
-    return usage_of(entries[0].framework, indexes, _catalog_keys(project, entries[0].catalog)), scans
+    return usage_of(entries[0].framework, indexes, _catalog_keys(ctx, project, entries[0].catalog)), scans
 
 
 def _key_view(use: KeyUse) -> KeyUseView:
@@ -346,8 +377,21 @@ def _reader_of(entries: list[_Entry], relative: str) -> _Entry:
                                          "i18n_hardcoded lists (relative to parlance.toml)", {"file": relative})
 
 
+def _source_bytes(root: Path, relative: str, framework: Framework) -> bytes:
+    """The source file's bytes, read as the scanner reads them; NOT_FOUND when it is not there."""
+    try:
+        return read_bytes(root / relative, root=root, max_bytes=framework.options.max_file_bytes, kind="source files",
+                          setting="[[packs.i18n.sources]] max_file_bytes")
+    except (FileNotFoundError, NotADirectoryError):
+        raise ToolError("NOT_FOUND", f"{relative} does not exist: name a file as i18n_hardcoded lists it",
+                        {"file": relative}) from None
+    except OSError as exc:
+        raise ToolError("NOT_FOUND", f"{relative} cannot be read ({exc.strerror or exc.__class__.__name__})",
+                        {"file": relative}) from None
+
+
 def _literal_at(framework: Framework, relative: str, data: bytes, line: int, column: int) -> Hardcoded:
-    scan = framework.scan(relative, data)
+    scan = scan_one(framework, relative, data)
     for literal in scan.hardcoded:
         if literal.span.line == line and literal.span.column == column:
             return literal
@@ -365,22 +409,28 @@ def _applied(data: bytes, edits: Iterable[Edit]) -> bytes:
     return out
 
 
-def _again(framework: Framework, relative: str, planned_from: bytes, planned: bytes, literal: Hardcoded, key: str,
-           current: bytes | None) -> bytes:
+def _again(framework: Framework, relative: str, planned: _Planned, current: bytes | None) -> bytes:
     """The source file's new bytes, given what is there now: the planned result when nobody saved it
-    meanwhile, else the same literal (same text and kind, the nearest to where it was) replaced anew."""
-    if current == planned_from:
-        return planned
+    meanwhile; else the same literal replaced anew, where it can be told for sure: the file still holds
+    as many literals of that text and kind as it did, and the literal is the one at the same rank among
+    them (an edit elsewhere moved it). Otherwise nothing is written (ConcurrentChange)."""
+    if current == planned.data:
+        return planned.after
     if current is None:
         raise ConcurrentChange(relative, "was deleted while the literal was being extracted: nothing was written")
-    scan: FileScan = framework.scan(relative, current)
-    same = [h for h in scan.hardcoded if h.text == literal.text and h.kind == literal.kind]
-    if not same:
-        raise ConcurrentChange(relative, f"changed meanwhile and no longer has {clip(literal.text, 60)!r}: the source "
-                                         "file was not changed (the catalog has the key); call i18n_hardcoded again")
-    nearest = min(same, key=lambda h: abs(h.span.line - literal.span.line))
+    literal = planned.literal
+
+    def same(scan: FileScan) -> list[Hardcoded]:
+        return [h for h in scan.hardcoded if h.text == literal.text and h.kind == literal.kind]
+
+    before = same(scan_one(framework, relative, planned.data))
+    now = same(scan_one(framework, relative, current))
+    if len(now) != len(before) or literal not in before:
+        raise ConcurrentChange(relative, f"changed meanwhile and its {clip(literal.text, 60)!r} cannot be told for "
+                                         "sure: the source file was not changed (the catalog has the key); call "
+                                         "i18n_hardcoded again")
+    found = now[before.index(literal)]
     try:
-        return _applied(current, framework.extraction(relative, current, nearest, key).edits)
+        return _applied(current, framework.extraction(relative, current, found, planned.asked).edits)
     except ExtractionRefused as exc:
         raise ConcurrentChange(relative, f"changed meanwhile: {exc.reason}") from None
-

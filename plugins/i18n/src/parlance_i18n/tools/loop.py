@@ -185,10 +185,13 @@ async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messag
 
 
 async def write_source_message(ctx: I18nContext, project: Project, catalog: str, key: str, message: str,
-                               dry_run: bool) -> WriteOutput:
+                               dry_run: bool, *, domain: str | None = None) -> WriteOutput:
     """Add `key` with `message` to the catalog's source-locale files (i18n_extract's catalog half): a new
-    key, validated and placed as every write is."""
-    return await _set(ctx, project, source_of(project), {key: message}, catalog, True, dry_run)
+    key, validated and placed as every write is; with `domain`, in the file of that namespace."""
+    source = source_of(project)
+    if domain is not None:
+        source = ProjectLocale(source.tag, [f for f in source.files if f.catalog != catalog or f.domain == domain])
+    return await _set(ctx, project, source, {key: message}, catalog, True, dry_run)
 
 
 def _texts(value: Any) -> list[str]:

@@ -43,6 +43,7 @@ _RESOURCE_TYPES = ("string", "plurals", "array")
 _XML_FOLDERS = frozenset({"layout", "menu", "navigation", "xml", "values"})
 """The res/ folders whose XML can name a string (a qualifier after '-' aside: `layout-land`)."""
 _TEXT_ATTRIBUTES = frozenset({"text", "hint", "contentDescription", "title", "label", "prompt"})
+_RESOURCE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _ARRAY_ITEM = re.compile(r"(.+)\[(?:0|[1-9][0-9]*)\]")
 _XML_REFERENCE = re.compile(r"@(?:\*?([A-Za-z][\w.]*):)?(string|plurals|array)/([A-Za-z_][\w.]*)")
 """A word of two letters or more: what a user reads (`v1.0`, `x`, `42` are not reported)."""
@@ -93,6 +94,12 @@ class Android(Framework):
         resource_style = KeyStyle("_", style.case if style.case in ("snake", "camel") else "snake")
         key = re.sub(r"\W", "_", resource_style.key([stem], literal.text, taken), flags=re.ASCII)
         return key if not key[:1].isdigit() else f"s_{key}"
+
+    def key_problem(self, key: str) -> str | None:
+        if not _RESOURCE_NAME.fullmatch(key):
+            return ("an Android resource name is a Java identifier: letters, digits and '_' (or '.'), not starting "
+                    "with a digit, as R.string.<name> needs")
+        return None
 
     def extraction(self, path: str, data: bytes, literal: Hardcoded, key: str) -> Extraction:
         if literal.kind.startswith("android-layout:"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -38,6 +38,12 @@ class Extraction:
     edits: tuple[Edit, ...]
     message: str
     """The source-locale message for the new key, in the catalog's syntax (`{name}` for a JSX expression)."""
+    key: str | None = None
+    """The catalog's key for the message, where it is not the key asked for as written (i18next's `ns:key`
+    is `key` in the namespace's file); None: the key asked for."""
+    namespace: str | None = None
+    """The namespace the call reads the key from (i18next's `useTranslation("ns")`, or its default): where
+    a catalog's files are namespaces, the file of this one gets the message."""
 
 
 class ExtractionRefused(Exception):  # noqa: N818 - a refusal with its reason, not a failure
@@ -118,9 +124,23 @@ class Framework(ABC):
         return key
 
     def code_key(self, catalog_key: str) -> str:
-        """The key the code calls for a catalog key: i18next's plural forms (`items_one`) collapse to
-        their base key (`items`); most frameworks call the catalog's key itself."""
+        """The key the code calls for a catalog key, where the catalog names its parts (an Android
+        string-array's item `sizes[0]` is called as `sizes`, a Rails mixed plural's `items.one` as
+        `items`); most frameworks call the catalog's key itself."""
         return catalog_key
+
+    def called_key(self, key: str, in_catalog: Callable[[str], bool]) -> str:
+        """The catalog key a call of `key` reads, given which keys the catalog has: i18next's explicit
+        plural form `t("items_one")` reads the group `items` the catalog holds its forms in."""
+        return key
+
+    def key_problem(self, key: str) -> str | None:
+        """Why `key` cannot be written into this framework's code or catalog (`i18n_extract`'s `key`),
+        or None. A key is written inside a string literal the framework escapes; one with a line break
+        or a control character is refused everywhere."""
+        if any(ord(char) < 32 for char in key):
+            return "a key holds no line break or control character"
+        return None
 
     def suggest_key(self, literal: Hardcoded, path: str, style: KeyStyle, taken: Collection[str]) -> str:
         """A key for a hard-coded literal, in the project's style: scoped by the file's name."""

@@ -87,6 +87,12 @@ class Flutter(Framework):
             found, number = f"{key}{number}", number + 1
         return found
 
+    def key_problem(self, key: str) -> str | None:
+        if not re.fullmatch(r"[a-z][A-Za-z0-9_]*", key):
+            return ("an ARB key is the getter flutter gen-l10n generates: a Dart identifier in lowerCamelCase "
+                    "(a lower-case letter, then letters and digits)")
+        return None
+
     def extraction(self, path: str, data: bytes, literal_: Hardcoded, key: str) -> Extraction:
         """The literal becomes `AppLocalizations.of(context)!.key` where the file imports the generated
         localizations and a `context` is in scope; the catalog gets the text as an ICU message."""

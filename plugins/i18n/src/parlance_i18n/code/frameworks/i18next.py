@@ -11,6 +11,7 @@ string `context` for `k_<context>`. See docs/code/i18next.md for the rules in fu
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -265,11 +266,15 @@ class I18next(Framework):
             return key
         return f"{namespace or self._default_namespace}{self._ns_separator or ':'}{key}"
 
-    def code_key(self, catalog_key: str) -> str:
+    def called_key(self, key: str, in_catalog: Callable[[str], bool]) -> str:
+        # The catalog holds a plural group under its base key (the i18next format groups `items_one`,
+        # `items_other` as `items`): an explicit form reads that group, where the catalog has it.
+        if in_catalog(key):
+            return key
         for suffix in FORM_SUFFIXES:
-            if catalog_key.endswith(suffix) and len(catalog_key) > len(suffix):
-                return catalog_key[:-len(suffix)]
-        return catalog_key
+            if key.endswith(suffix) and len(key) > len(suffix) and in_catalog(key[:-len(suffix)]):
+                return key[:-len(suffix)]
+        return key
 
     # -- extraction -------------------------------------------------------------------------------
 
@@ -293,11 +298,14 @@ class I18next(Framework):
                 raise ExtractionRefused(f"{path}:{literal.span.line}: `{name}` here has keyPrefix "
                                         f"{binding.key_prefix!r}, so the key must start with {start!r}; choose such a key")
             key = key[len(start):]
-        if namespace is not None and namespace != (binding.namespace or self._default_namespace):
-            key = f"{namespace}{sep}{key}"
+        catalog_key = f"{binding.key_prefix}{self._key_separator}{key}" if binding.key_prefix else key
+        reads = binding.namespace or self._default_namespace
+        if namespace is not None and namespace != reads:
+            key, reads = f"{namespace}{sep}{key}", namespace
         call = f"{name}({js.js_string(key)})"
         replacement = "{" + call + "}"
-        return Extraction((Edit(literal.span.start_byte, literal.span.end_byte, replacement),), literal.text)
+        return Extraction((Edit(literal.span.start_byte, literal.span.end_byte, replacement),), literal.text,
+                          namespace=reads, key=catalog_key)
 
     def _t_in_scope(self, node: Node, bindings: dict[tuple[int, str], _Binding], aliases: dict[str, str]
                     ) -> tuple[str, _Binding]:
