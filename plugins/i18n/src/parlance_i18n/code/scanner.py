@@ -25,7 +25,6 @@ from parlance_i18n.code.files import source_files
 from parlance_i18n.code.frameworks.base import Framework
 from parlance_i18n.code.model import FileScan
 from parlance_i18n.errors import I18nError
-from parlance_i18n.formats import CatalogFileError
 from parlance_i18n.store import read_bytes
 
 __all__ = ["ScanCache", "Scanned", "Skipped", "scan_one"]
@@ -94,8 +93,8 @@ class ScanCache:
                 try:
                     data = read_bytes(Path(file.path), root=root, max_bytes=options.max_file_bytes,
                                       kind="source files", setting="[[packs.i18n.sources]] max_file_bytes")
-                except (I18nError, CatalogFileError) as exc:
-                    skipped.append(Skipped(file.relative, exc.message if isinstance(exc, I18nError) else str(exc)))
+                except I18nError as exc:  # UnsafePath, a size past the limit (CatalogFileError)
+                    skipped.append(Skipped(file.relative, exc.message))
                     continue
                 except OSError as exc:
                     skipped.append(Skipped(file.relative,

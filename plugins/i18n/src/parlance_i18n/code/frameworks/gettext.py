@@ -36,10 +36,6 @@ from parlance_i18n.code.settings import SourceSettings
 
 __all__ = ["DJANGO_KEYWORDS", "GETTEXT_KEYWORDS", "Gettext", "Keyword", "PythonCalls", "parse_keyword"]
 
-"""Between msgctxt and msgid in a key: the PO catalog's spelling (formats/po/scanner.py), repeated
-here so the code scanner does not import a catalog format."""
-
-
 @dataclass(frozen=True, slots=True)
 class Keyword:
     """Which arguments of a call named `name` hold what (1-based positions, as `xgettext -k` counts)."""

@@ -36,6 +36,8 @@ _QUERY = """
 (comment) @comment
 """ + js.HARDCODED_QUERY
 
+_COMMENT_OPTIONS_CHARS = 1000
+"""How far after a call in a comment its options are looked for."""
 _COMMENT_CALL = re.compile(r"""\bt\s*\(\s*(['"])([^'"]+)\1""")
 """i18next-cli also reads `t('key')` written in a comment: how projects declare keys built at run time."""
 
@@ -255,8 +257,10 @@ class I18next(Framework):
         if "t" not in text or "(" not in text:
             return
         for match in _COMMENT_CALL.finditer(text):
-            ns, key = self._split(match.group(2), _comment_option(text[match.end():], "ns"), _Binding())
-            default = _comment_default(text[match.end():])
+            # what follows the call, up to a bound: one option object, not the rest of a long comment per call
+            rest = text[match.end():match.end() + _COMMENT_OPTIONS_CHARS]
+            ns, key = self._split(match.group(2), _comment_option(rest, "ns"), _Binding())
+            default = _comment_default(rest)
             found.references.append(Reference(key, parsing.span_of(comment, found.data), ns, False, default))
 
     # -- spelling ---------------------------------------------------------------------------------
@@ -441,7 +445,7 @@ def _serialize(element: Node) -> str:
 
 
 def _comment_option(rest: str, option: str) -> str | None:
-    match = re.match(r"""\s*,\s*\{[^}]*\b""" + option + r"""\s*:\s*(['"])(.*?)\1""", rest)
+    match = re.match(r"""\s*,\s*\{[^}]{0,200}?\b""" + option + r"""\s*:\s*(['"])(.*?)\1""", rest)
     return match.group(2) if match else None
 
 
