@@ -18,7 +18,7 @@ from typing import ClassVar
 from parlance_i18n.code.model import FileScan, Hardcoded
 from parlance_i18n.code.settings import SourceSettings
 
-__all__ = ["Edit", "Extraction", "ExtractionRefused", "Framework", "KeyStyle"]
+__all__ = ["Edit", "Extraction", "ExtractionRefused", "Framework", "KeyStyle", "name_words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +54,11 @@ class ExtractionRefused(Exception):  # noqa: N818 - a refusal with its reason, n
         self.reason = reason
 
 
+def name_words(name: str) -> list[str]:
+    """The words of a file's or identifier's name, camelCase split (`PayButton` -> `Pay`, `Button`)."""
+    return re.findall(r"[A-Za-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name))
+
+
 @dataclass(frozen=True, slots=True)
 class KeyStyle:
     """How a project spells its keys, read off its catalog: the separator between a key's parts and the
@@ -86,7 +91,7 @@ class KeyStyle:
     def key(self, scope: list[str], text: str, taken: Collection[str]) -> str:
         """A new key for `text` under the parts `scope` (from the file's path), unique among `taken`."""
         words = re.findall(r"[^\W_]+", text.lower())[:4] or ["text"]
-        parts = [self.part(re.findall(r"[A-Za-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", s))) for s in scope]
+        parts = [self.part(name_words(s)) for s in scope]
         key = self.separator.join([p for p in parts if p] + [self.part(words)])
         found, n = key, 2
         while found in taken:

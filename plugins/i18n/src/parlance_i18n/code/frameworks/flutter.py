@@ -23,7 +23,7 @@ from collections.abc import Collection
 
 from tree_sitter import Node
 
-from parlance_i18n.code.frameworks.base import Edit, Extraction, ExtractionRefused, Framework, KeyStyle
+from parlance_i18n.code.frameworks.base import Edit, Extraction, ExtractionRefused, Framework, KeyStyle, name_words
 from parlance_i18n.code.frameworks.native_strings import literal
 from parlance_i18n.code.frameworks.visible import ignored_lines, is_user_text
 from parlance_i18n.code.model import FileScan, Hardcoded, Reference
@@ -75,7 +75,7 @@ class Flutter(Framework):
         """A Dart identifier in lowerCamelCase (gen-l10n makes each key a getter): the file's stem and
         the text's first words (`homePageSignIn`), a number added when taken."""
         stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
-        words = re.findall(r"[A-Za-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", stem))
+        words = name_words(stem)
         words += re.findall(r"[A-Za-z0-9]+", literal.text)[:4] or ["text"]
         lowered = [word.lower() for word in words]
         key: str = lowered[0] + "".join(word.capitalize() for word in lowered[1:])
