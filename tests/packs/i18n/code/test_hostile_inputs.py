@@ -91,3 +91,17 @@ def test_a_file_of_many_ignore_marks() -> None:
 
     assert _seconds(read) < BOUND
     assert len(lines) == 100_000 and {1, 2, 99_999, 100_000} <= lines
+
+
+# --- the JavaScript helpers i18next and FormatJS share ---------------------------------------------
+# (here because this change may touch no other test module; test_formatjs.py is their natural home)
+
+def test_formatjs_finds_intl_as_an_arrow_functions_lone_parameter() -> None:
+    from parlance_i18n.code.frameworks.formatjs import FormatJS
+
+    path = "src/SearchBox.jsx"
+    data = b'export const SearchBox = intl => <input placeholder="Search the shop" />;\n'
+    framework = FormatJS(SourceSettings(paths=["**/*"], framework="formatjs"))
+    (literal,) = framework.scan(path, data).hardcoded
+    (edit,) = framework.extraction(path, data, literal, "search.placeholder").edits
+    assert edit.text == '{intl.formatMessage({ id: "search.placeholder", defaultMessage: "Search the shop" })}'

@@ -13,6 +13,7 @@ import pytest
 
 from parlance_i18n.code.files import glob_regex, source_files
 from parlance_i18n.code.frameworks import framework_class
+from parlance_i18n.code.frameworks import javascript as js
 from parlance_i18n.code.scanner import ScanCache
 from parlance_i18n.code.settings import SourceSettings
 
@@ -168,3 +169,12 @@ def test_a_gitignore_above_the_globs_folder_applies_below_it(tmp_path: Path) -> 
                       "src/legacy/old.ts": ""})
     assert [f.relative for f in source_files(tmp_path, ["src/app/**/*.ts"])] == ["src/app/a.ts"]
     assert list(source_files(tmp_path, ["src/legacy/*.ts"])) == []
+
+
+def test_the_javascript_frameworks_read_a_react_projects_code_and_leave_its_tests_out(tmp_path: Path) -> None:
+    _write(tmp_path, {"src/App.tsx": "", "src/App.test.tsx": "", "src/App.stories.tsx": "", "src/env.d.ts": "",
+                      "app/page.jsx": "", "lib/util.mjs": "", "scripts/build.js": "", "src/styles.css": ""})
+    assert framework_class("formatjs").default_paths == js.DEFAULT_PATHS
+    assert framework_class("formatjs").default_exclude == js.DEFAULT_EXCLUDE
+    found = [f.relative for f in source_files(tmp_path, js.DEFAULT_PATHS, js.DEFAULT_EXCLUDE)]
+    assert found == ["app/page.jsx", "lib/util.mjs", "src/App.tsx"]
