@@ -1,7 +1,10 @@
 """The source files a `[[packs.i18n.sources]]` entry names, found and read as untrusted input.
 
 **Which files.** `paths` and `exclude` are globs relative to the project's folder: `*` and `?` within
-one folder name, `**` across folders, `[abc]` and `{ts,tsx}` as shells have them. A file is scanned
+one folder name, `**` across folders (a `**` inside a name is a `*`), `[abc]` and `{ts,tsx}` as shells
+have them. Globs and `.gitignore` lines are untrusted input too: each is matched in time linear in the
+path (nothing for the regex engine to backtrack into), and a glob with more wildcards, `{}` choices or
+characters than any path pattern needs is refused with a ValueError naming it. A file is scanned
 when a `paths` glob matches it, no `exclude` glob does, and git would not ignore it: the project's
 `.gitignore` files (each applying to its folder and below, later lines winning, `!` re-including,
 `/` anchoring a pattern to its folder, a trailing `/` naming folders only) and `.git/info/exclude`,
@@ -35,7 +38,8 @@ class SourceFile:
     path: str
     """Its path as found (a string: a scan of thousands of files makes no `Path` it does not read)."""
     stamp: tuple[int, int, int]
-    """(inode, size, mtime in ns) when found: a file whose stamp is unchanged is not read again."""
+    """(inode, size, mtime in ns) when found, of where a link leads: a file whose stamp is unchanged is not
+    read again."""
 
 
 def source_files(root: Path, paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[SourceFile]:
@@ -54,7 +58,8 @@ def source_files(root: Path, paths: Iterable[str], exclude: Iterable[str] = ()) 
         if _ignored_on_the_way(root, start, ignore):
             continue
         for folder, subfolders, names in os.walk(top, followlinks=False):
-            relative_folder = os.path.relpath(folder, root).replace(os.sep, "/").removeprefix(".")
+            from_root = os.path.relpath(folder, root)  # "." for the root; `.storybook` keeps its dot
+            relative_folder = "" if from_root == "." else from_root.replace(os.sep, "/")
             ignore.enter(relative_folder, names)
             subfolders[:] = sorted(s for s in subfolders if s not in _NEVER_ENTERED
                                    and not ignore.ignored(_join(relative_folder, s), folder=True))
@@ -65,11 +70,21 @@ def source_files(root: Path, paths: Iterable[str], exclude: Iterable[str] = ()) 
                 if ignore.ignored(relative, folder=False):
                     continue
                 path = os.path.join(folder, name)
-                try:
-                    status = os.lstat(path)
-                except OSError:
-                    continue
-                yield SourceFile(relative, path, (status.st_ino, status.st_size, status.st_mtime_ns))
+                status = _status(path)
+                if status is not None:
+                    yield SourceFile(relative, path, (status.st_ino, status.st_size, status.st_mtime_ns))
+
+
+def _status(path: str) -> os.stat_result | None:
+    """What the file is now: where a link leads (so a change there changes the stamp, and the scan cache
+    reads it again), or the link itself when it leads nowhere (listed; the reader says why it skips it)."""
+    try:
+        return os.stat(path)
+    except OSError:
+        try:
+            return os.lstat(path)
+        except OSError:
+            return None
 
 
 def _ignored_on_the_way(root: Path, start: str, ignore: GitIgnore) -> bool:
@@ -101,49 +116,293 @@ def _static_folder(glob: str) -> str:
 
 @cache
 def glob_regex(glob: str, *, anchored: bool = True) -> re.Pattern[str]:
-    """A glob as a regular expression over `/`-separated relative paths."""
-    out: list[str] = []
-    i = 0
-    depth = 0
-    while i < len(glob):
-        char = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(?:[^/]*/)*")
-            i += 3
-            continue
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[":
-            end = glob.find("]", i + 2)
-            if end < 0:
-                out.append(re.escape(char))
-            else:
-                body = glob[i + 1:end]
-                body = "^" + body[1:] if body.startswith("!") else body
-                out.append(f"[{body.replace(chr(92), chr(92) * 2)}]")
-                i = end
-        elif char == "{":
-            out.append("(?:")
-            depth += 1
-        elif char == "}" and depth:
-            out.append(")")
-            depth -= 1
-        elif char == "," and depth:
-            out.append("|")
-        elif char == "\\" and i + 1 < len(glob):
-            i += 1
-            out.append(re.escape(glob[i]))
+    """A client's or a config's glob (shell syntax, `{a,b}` included) as a regular expression over
+    `/`-separated relative paths. A ValueError names the glob when it is no path pattern: a range whose
+    end comes before its start (`[z-a]`), an unknown `[:class:]`, more than `MOST_WILDCARDS` wildcards or
+    `MOST_ALTERNATIVES` `{}` choices, longer than `LONGEST_GLOB`."""
+    if len(glob) > LONGEST_GLOB:
+        raise ValueError(f"the glob {glob[:60]!r}... is {len(glob)} characters long, longer than any path "
+                         f"({LONGEST_GLOB}): name the files with a shorter glob")
+    tokens = list(_tokens(glob, gitignore=False))
+    alternatives = [_translate(glob, choice, gitignore=False) for choice in _expand_braces(glob, tokens)]
+    return _compile(glob, alternatives, anchored)
+
+
+LONGEST_GLOB = 4096
+"""The longest path Linux names (PATH_MAX): a longer glob is no path pattern."""
+MOST_WILDCARDS = 32
+"""More wildcards than this in one glob is no path pattern a person writes: it is refused."""
+MOST_ALTERNATIVES = 64
+"""The most globs a `{}` expansion may make (`{a,b}{c,d}` makes four)."""
+
+
+def _gitignore_regex(line: str, *, anchored: bool) -> re.Pattern[str] | None:
+    """A `.gitignore` pattern (git's wildmatch syntax: no `{}`) as a regular expression; None for a line
+    git never matches with (an unclosed `[`, an unknown `[:class:]`) and for one past `LONGEST_GLOB` or
+    `MOST_WILDCARDS` (no person writes it; skipped rather than slow every file's check)."""
+    if len(line) > LONGEST_GLOB:
+        return None
+    try:
+        return _compile(line, [_translate(line, list(_tokens(line, gitignore=True)), gitignore=True)], anchored)
+    except ValueError:
+        return None
+
+
+def _compile(glob: str, alternatives: list[str], anchored: bool) -> re.Pattern[str]:
+    pattern = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+    if not anchored:  # no `/` in the pattern: it names the last part of a path, at any depth
+        pattern = f"(?>(?:.*/)?){pattern}"
+    try:
+        return re.compile(pattern, re.DOTALL)
+    except re.error as error:  # not expected: every character is escaped and every class built here
+        raise ValueError(f"the glob {glob!r} cannot be read ({error})") from None
+
+
+# --- reading a glob ------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"""
+    \\(?P<escaped>.)
+  | (?P<stars>\*+)
+  | (?P<any>\?)
+  | \[(?P<class>[!^]?+\]?+(?:\\.|\[:[^\]]*?:\]|[^\]])*+)\]
+  | (?P<char>.)
+""", re.DOTALL | re.VERBOSE)
+"""A glob's pieces, as git's wildmatch reads them: an escaped character, a run of `*`, `?`, a class
+(its first member may be `]`; `\]` and `[:alpha:]` do not close it), any other character. Each part
+is possessive: one way to read a glob, in one pass."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    kind: str
+    """`char` (`text` is the character), `stars` (`text` is the run), `any`, `class` (`text` is its inside),
+    `slash`, and in a client's glob `open`, `close`, `comma` for `{`, `}`, `,`."""
+    text: str = ""
+
+
+_BRACES = {"{": "open", "}": "close", ",": "comma"}
+
+
+def _tokens(glob: str, *, gitignore: bool) -> Iterator[_Token]:
+    for found in _TOKEN.finditer(glob):
+        if found["escaped"] is not None:
+            yield _Token("slash") if found["escaped"] == "/" else _Token("char", found["escaped"])
+        elif found["stars"] is not None:
+            yield _Token("stars", found["stars"])
+        elif found["any"] is not None:
+            yield _Token("any")
+        elif found["class"] is not None:
+            yield _Token("class", found["class"])
+        elif found["char"] == "/":
+            yield _Token("slash")
+        elif found["char"] == "[" and gitignore:
+            raise ValueError(f"{glob!r} has a `[` never closed")  # git's wildmatch then matches nothing
+        elif found["char"] in _BRACES and not gitignore:
+            yield _Token(_BRACES[found["char"]])
         else:
-            out.append(re.escape(char))
-        i += 1
-    pattern = "".join(out) + ")" * depth
-    return re.compile(pattern if anchored else f"(?:.*/)?{pattern}")
+            yield _Token("char", found["char"])
+
+
+def _expand_braces(glob: str, tokens: list[_Token]) -> list[list[_Token]]:
+    """`tokens` with their `{a,b}` groups spelled out, one glob per choice (`src/{a,b}.ts`: `src/a.ts`,
+    `src/b.ts`); a `{` or `}` without its partner, and a `,` outside a group, are plain characters."""
+    partner: dict[int, int] = {}
+    opened: list[int] = []
+    for index, token in enumerate(tokens):
+        if token.kind == "open":
+            opened.append(index)
+        elif token.kind == "close" and opened:
+            partner[opened.pop()] = index
+
+    def spelled(start: int, end: int) -> list[list[_Token]]:
+        globs: list[list[_Token]] = [[]]
+        index = start
+        while index < end:
+            token = tokens[index]
+            if token.kind == "open" and index in partner:
+                choices = [choice for first, last in _choices(tokens, partner, index)
+                           for choice in spelled(first, last)]
+                globs = [done + choice for done in globs for choice in choices]
+                if len(globs) > MOST_ALTERNATIVES:
+                    raise ValueError(f"the glob {glob!r} spells out to more than {MOST_ALTERNATIVES} globs: name "
+                                     "the files with fewer {} choices")
+                index = partner[index] + 1
+                continue
+            plain = _Token("char", {"open": "{", "close": "}", "comma": ","}[token.kind]) \
+                if token.kind in ("open", "close", "comma") else token
+            for done in globs:
+                done.append(plain)
+            index += 1
+        return globs
+
+    return spelled(0, len(tokens))
+
+
+def _choices(tokens: list[_Token], partner: dict[int, int], open_index: int) -> list[tuple[int, int]]:
+    """The token ranges of the choices of the `{` at `open_index`: cut at its own commas, not at those of
+    a group inside it."""
+    ranges: list[tuple[int, int]] = []
+    first = index = open_index + 1
+    close = partner[open_index]
+    while index < close:
+        if tokens[index].kind == "open" and index in partner:
+            index = partner[index] + 1
+            continue
+        if tokens[index].kind == "comma":
+            ranges.append((first, index))
+            first = index + 1
+        index += 1
+    ranges.append((first, close))
+    return ranges
+
+
+# --- writing it as a regular expression ----------------------------------------------------------
+#
+# A backtracking regex engine is slow on ambiguous patterns: `(?:[^/]*/)*` twice in a row, or
+# `[^/]*a[^/]*a[^/]*b`, try every way of splitting the path between them (exponential in the number of
+# wildcards). So the translation leaves nothing ambiguous to backtrack into:
+# - a run of `**/` is one, a run of `*` one;
+# - the folders between two `**` are found at the first place they match and kept there (an atomic
+#   group `(?>...)`): a later place could only leave fewer folders for the rest, and a folder's pattern
+#   ends where the folder name does, so that first place is the only candidate worth keeping;
+# - likewise in a name, the part between two `*` (fixed in length: characters, `?`, classes) is found at
+#   its first place and kept;
+# - each folder `**/` passes is taken whole (`[^/]*+/`).
+# What is left to backtrack is the last part of a name and the last folders of a path: linear.
+
+_ANY_FOLDERS = "(?:[^/]*+/)*"
+
+
+def _translate(glob: str, tokens: list[_Token], *, gitignore: bool) -> str:
+    """One brace-free glob's tokens as a regular expression."""
+    segments = _segments(glob, tokens, gitignore=gitignore)
+    wildcards = sum(1 if segment is None else sum(piece == "*" or piece.startswith(("[", "(?")) for piece in segment)
+                    for segment in segments)
+    if wildcards > MOST_WILDCARDS:
+        raise ValueError(f"the glob {glob!r} has {wildcards} wildcards, more than the {MOST_WILDCARDS} a path "
+                         "pattern may hold: name the files with a simpler glob")
+    chunks: list[list[list[str]]] = [[]]  # the folders between one `**` and the next
+    for segment in segments:
+        if segment is None:
+            chunks.append([])
+        else:
+            chunks[-1].append(segment)
+    if len(chunks) == 1:
+        return _folders(chunks[0])
+    out = _folders(chunks[0]) + "/" if chunks[0] else ""
+    for middle in chunks[1:-1]:
+        out += f"(?>{_ANY_FOLDERS}?{_folders(middle)}/)"
+    if chunks[-1]:
+        return out + _ANY_FOLDERS + _folders(chunks[-1])
+    return out + (".+" if out else ".*")  # a trailing `**`: everything inside
+
+
+def _folders(segments: list[list[str]]) -> str:
+    return "/".join(_name(pieces) for pieces in segments)
+
+
+def _name(pieces: list[str]) -> str:
+    """One folder or file name's pattern, from its pieces (regular expressions, `*` for a wildcard)."""
+    parts: list[list[str]] = [[]]  # the fixed-length parts between one `*` and the next
+    for piece in pieces:
+        if piece == "*":
+            parts.append([])
+        else:
+            parts[-1].append(piece)
+    out = "".join(parts[0])
+    if len(parts) == 1:
+        return out
+    for middle in parts[1:-1]:
+        out += "(?>[^/]*?" + "".join(middle) + ")"
+    return out + ("[^/]*" + "".join(parts[-1]) if parts[-1] else "[^/]*+")
+
+
+def _segments(glob: str, tokens: list[_Token], *, gitignore: bool) -> list[list[str] | None]:
+    """The glob cut at its `/`: each name as regular-expression pieces (`*` standing for a wildcard),
+    None for a `**` that is a whole name (any folders); a run of such `**` is one None, a run of `*`
+    in a name one `*`, and a `**` inside a name a `*` (as git and the shells read it)."""
+    segments: list[list[str] | None] = []
+    pieces: list[str] = []
+    run = ""  # the run of `*` whose end decides whether it stands alone
+
+    def close_name() -> None:
+        nonlocal run
+        if len(run) >= 2 and not pieces:
+            if not segments or segments[-1] is not None:
+                segments.append(None)
+        else:
+            if run and (not pieces or pieces[-1] != "*"):
+                pieces.append("*")
+            segments.append(list(pieces))
+        run = ""
+        pieces.clear()
+
+    for token in tokens:
+        if token.kind == "slash":
+            close_name()
+            continue
+        if token.kind == "stars":
+            run += token.text
+            continue
+        if run:
+            if not pieces or pieces[-1] != "*":
+                pieces.append("*")
+            run = ""
+        if token.kind == "any":
+            pieces.append("[^/]")
+        elif token.kind == "class":
+            pieces.append(_class(glob, token.text, gitignore=gitignore))
+        else:
+            pieces.append(re.escape(token.text))
+    close_name()
+    return segments
+
+
+_POSIX_CLASSES = {
+    "alnum": "0-9A-Za-z", "alpha": "A-Za-z", "blank": " \\t", "cntrl": "\\x00-\\x1f\\x7f", "digit": "0-9",
+    "graph": "!-~", "lower": "a-z", "print": " -~", "punct": "!-/:-@\\[-`{-~", "space": " \\t-\\r",
+    "upper": "A-Z", "xdigit": "0-9A-Fa-f",
+}
+_POSIX = re.compile(r"\[:([^\]]*?):\]")
+
+
+def _class(glob: str, body: str, *, gitignore: bool) -> str:
+    """A `[...]` class's inside as a regular-expression class that never matches `/`. Git reads a reversed
+    range (`z-a`) as its first character alone; in a client's glob it is a mistake, refused."""
+    negated = body[:1] in ("!", "^")
+    if negated:
+        body = body[1:]
+    members: list[str] = []
+    i = 0
+    while i < len(body):
+        posix = _POSIX.match(body, i) if body.startswith("[:", i) else None
+        if posix is not None:
+            if posix[1] not in _POSIX_CLASSES:
+                raise ValueError(f"the glob {glob!r} names an unknown character class [:{posix[1]}:]")
+            members.append(_POSIX_CLASSES[posix[1]])
+            i = posix.end()
+            continue
+        first, i = _class_character(body, i)
+        if i + 1 < len(body) and body[i] == "-":
+            last, i = _class_character(body, i + 1)
+            if last >= first:
+                members.append(f"{re.escape(first)}-{re.escape(last)}")
+            elif gitignore:
+                members.append(re.escape(first))  # git reads the start as a member, then a range of nothing
+            else:
+                raise ValueError(f"the glob {glob!r} has the range {first}-{last}, whose end comes before its "
+                                 f"start: write it {last}-{first}")
+        else:
+            members.append(re.escape(first))
+    if negated:
+        return "[^/" + "".join(members) + "]"
+    return "(?!/)[" + "".join(members) + "]" if members else "(?!)"
+
+
+def _class_character(body: str, i: int) -> tuple[str, int]:
+    if body[i] == "\\" and i + 1 < len(body):
+        return body[i + 1], i + 2
+    return body[i], i + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +471,9 @@ def _rules(folder: str, text: str) -> Iterator[_Rule]:
             continue
         anchored = "/" in line
         line = line.lstrip("/")
-        yield _Rule(folder, glob_regex(line, anchored=anchored), negated, folders_only)
+        pattern = _gitignore_regex(line, anchored=anchored)
+        if pattern is not None:  # a line git never matches with, or a hostile one: skipped
+            yield _Rule(folder, pattern, negated, folders_only)
 
 
 def _read_small(path: Path, most: int = 1024 * 1024) -> str:

@@ -80,8 +80,8 @@ class _Unsupported(Exception):
 class FormatJS(Framework):
     name = "formatjs"
     extensions = js.EXTENSIONS
-    default_paths = tuple(f"{folder}/**/*.{{js,jsx,ts,tsx,mjs,cjs}}" for folder in ("src", "app", "pages", "components", "lib"))
-    default_exclude = ("**/*.test.*", "**/*.spec.*", "**/*.stories.*", "**/*.d.ts")
+    default_paths = js.DEFAULT_PATHS
+    default_exclude = js.DEFAULT_EXCLUDE
 
     def scan(self, path: str, data: bytes) -> FileScan:
         file = js.read(path, data)
@@ -119,13 +119,13 @@ class FormatJS(Framework):
     def _descriptor(self, fields: dict[str, Node | None], node: Node, data: bytes, references: list[Reference],
                     dynamic: list[Dynamic]) -> None:
         span = parsing.span_of(node, data)
-        default = _text(fields.get("defaultMessage"))
-        description: str | dict[str, object] | None = _text(fields.get("description"))
+        default = js.single_string(fields.get("defaultMessage"))
+        description: str | dict[str, object] | None = js.single_string(fields.get("description"))
         if description is None and fields.get("description") is not None:
             description = _object_value(fields["description"])
         id_node = fields.get("id")
         if id_node is not None:
-            key = _text(id_node)
+            key = js.single_string(id_node)
             if key is None:
                 prefix = js.template_prefix(id_node) or ""
                 dynamic.append(Dynamic(parsing.node_text(id_node)[:200], span, prefix))
@@ -176,18 +176,11 @@ def _aliases(captures: dict[str, list[Node]]) -> frozenset[str]:
     return frozenset(found)
 
 
-def _text(node: Node | None) -> str | None:
-    if node is None:
-        return None
-    values = js.static_strings(node)
-    return values[0] if values is not None and len(values) == 1 else None
-
-
 def _object_value(node: Node | None) -> dict[str, object] | None:
     properties = js.object_properties(node)
     if not properties:
         return None
-    return {name: _text(value) for name, value in properties.items()}
+    return {name: js.single_string(value) for name, value in properties.items()}
 
 
 def _normalized(message: str) -> str:
@@ -221,8 +214,6 @@ def _intl_in_scope(node: Node, captures: dict[str, list[Node]]) -> str | None:
             continue
         if next(js.enclosing_scopes(declarator)).id in scopes:
             return parsing.node_text(name)
-    for scope in js.enclosing_scopes(node):
-        parameters = scope.child_by_field_name("parameters")
-        if parameters is not None and re.search(r"(?<![\w$.:])intl(?![\w$])", parsing.node_text(parameters)):
-            return "intl"
+    if any(js.has_parameter(scope, "intl") for scope in js.enclosing_scopes(node)):
+        return "intl"
     return None

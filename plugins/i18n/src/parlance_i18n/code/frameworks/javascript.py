@@ -18,14 +18,20 @@ from parlance_i18n.code import parsing
 from parlance_i18n.code.frameworks.visible import is_user_text
 from parlance_i18n.code.model import Hardcoded, Span
 
-__all__ = ["EXTENSIONS", "USER_VISIBLE_ATTRIBUTES", "JsFile", "call_name", "enclosing_scopes", "grammar", "hardcoded",
-           "JSX_PATTERNS", "object_properties", "read", "run", "static_strings", "template_prefix"]
+__all__ = ["DEFAULT_EXCLUDE", "DEFAULT_PATHS", "EXTENSIONS", "USER_VISIBLE_ATTRIBUTES", "JsFile", "call_name",
+           "enclosing_scopes", "grammar", "hardcoded", "has_parameter", "JSX_PATTERNS", "object_properties", "read", "run",
+           "single_string", "static_strings", "template_prefix"]
 
 _GRAMMARS = {".tsx": "tsx", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
              ".jsx": "javascript", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript"}
 """tree-sitter-javascript reads JSX in any .js file (React projects put JSX in .js); TypeScript's
 grammar would misread `<T>x` casts as JSX, so only .tsx gets the TSX grammar."""
 EXTENSIONS = tuple(_GRAMMARS)
+
+DEFAULT_PATHS = tuple(f"{folder}/**/*.{{js,jsx,ts,tsx,mjs,cjs}}" for folder in ("src", "app", "pages", "components", "lib"))
+"""Where React, Next.js and Node projects keep their code: what i18next and FormatJS read by default."""
+DEFAULT_EXCLUDE = ("**/*.test.*", "**/*.spec.*", "**/*.stories.*", "**/*.d.ts")
+"""Tests, stories and type declarations: code whose text no user reads."""
 
 USER_VISIBLE_ATTRIBUTES = frozenset({"title", "alt", "placeholder", "aria-label", "label"})
 """JSX attributes whose string a user reads (a tooltip, a screen reader); `className`, `id`, `key`,
@@ -123,6 +129,26 @@ def static_strings(node: Node) -> list[str] | None:
             if ls is not None and rs is not None and len(ls) == 1 and len(rs) == 1:
                 return [ls[0] + rs[0]]
     return None
+
+
+def single_string(node: Node | None) -> str | None:
+    """The one string an argument is fixed to (`"x"`, `` `x` ``, `"a" + "b"`); None when it is computed or
+    may be either of two (`a ? "x" : "y"`)."""
+    if node is None:
+        return None
+    values = static_strings(node)
+    return values[0] if values is not None and len(values) == 1 else None
+
+
+def has_parameter(function: Node, name: str) -> bool:
+    """Whether `function` takes a parameter named `name`, alone or destructured (`(t) => ...`, `t => ...`,
+    `function Row({ t })`, `({ intl, ...rest })`): a `t` or an `intl` passed as a prop."""
+    parameters = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    if parameters is None:
+        return False
+    if parameters.type == "identifier":
+        return parsing.node_text(parameters) == name
+    return re.search(rf"(?<![\w$.:]){re.escape(name)}(?![\w$])", parsing.node_text(parameters)) is not None
 
 
 def template_prefix(node: Node) -> str | None:

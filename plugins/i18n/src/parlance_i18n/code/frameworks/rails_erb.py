@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from parlance_i18n.code.frameworks.visible import IGNORE_MARK, ignored_rows, is_user_text
-from parlance_i18n.code.model import Hardcoded, Span
-from parlance_i18n.code.parsing import captures, matches, node_text, parse
+from parlance_i18n.code.model import Hardcoded
+from parlance_i18n.code.parsing import LineIndex, captures, matches, node_text, parse
 
 __all__ = ["ErbSplit", "TRANSLATED_ATTRIBUTES", "hardcoded", "split"]
 
@@ -76,9 +76,10 @@ def hardcoded(view: ErbSplit, data: bytes) -> list[Hardcoded]:
     found = captures("html", _HTML_TEXT, root)
     ignored = set(view.ignored_lines) | ignored_rows(found.get("comment", []))
     literals: list[Hardcoded] = []
+    lines = LineIndex(data)
     for run_start, run_end in _text_runs(found.get("text", []), view.html):
         for start, end in _between_directives(view.directives, run_start, run_end):
-            literal = _literal(data, start, end, "erb-text")
+            literal = _literal(data, lines, start, end, "erb-text")
             if literal is not None and literal.span.line - 1 not in ignored:
                 literals.append(literal)
     for attribute_match in matches("html", _HTML_ATTRIBUTES, root):
@@ -86,7 +87,7 @@ def hardcoded(view: ErbSplit, data: bytes) -> list[Hardcoded]:
         attribute = node_text(name).lower()
         if attribute not in TRANSLATED_ATTRIBUTES or _overlaps(view.directives, value.start_byte, value.end_byte):
             continue
-        literal = _literal(data, value.start_byte, value.end_byte, f"html-attribute:{attribute}", strip=False)
+        literal = _literal(data, lines, value.start_byte, value.end_byte, f"html-attribute:{attribute}", strip=False)
         if literal is not None and literal.span.line - 1 not in ignored:
             literals.append(literal)
     literals.sort(key=lambda literal: literal.span.start_byte)
@@ -114,7 +115,9 @@ def _between_directives(directives: tuple[tuple[int, int], ...], start: int, end
     parts: list[tuple[int, int]] = []
     index = max(bisect.bisect_right(directives, (start, start)) - 1, 0)
     cursor = start
-    for d_start, d_end in directives[index:]:
+    while index < len(directives):  # by index: a slice of the rest per text was quadratic over a long view
+        d_start, d_end = directives[index]
+        index += 1
         if d_start >= end:
             break
         if d_end <= cursor:
@@ -131,7 +134,7 @@ def _overlaps(directives: tuple[tuple[int, int], ...], start: int, end: int) -> 
     return _between_directives(directives, start, end) != [(start, end)]
 
 
-def _literal(data: bytes, start: int, end: int, kind: str, strip: bool = True) -> Hardcoded | None:
+def _literal(data: bytes, lines: LineIndex, start: int, end: int, kind: str, strip: bool = True) -> Hardcoded | None:
     raw = data[start:end]
     if strip:
         stripped = raw.strip()
@@ -143,11 +146,4 @@ def _literal(data: bytes, start: int, end: int, kind: str, strip: bool = True) -
     text = _SPACE.sub(" ", html.unescape(raw.decode("utf-8", "replace"))).strip()
     if not is_user_text(text):
         return None
-    return Hardcoded(text, kind, _span(data, start, end))
-
-
-def _span(data: bytes, start: int, end: int) -> Span:
-    """The span of bytes `start:end` (a text between directives, which no node spans alone)."""
-    line_start = data.rfind(b"\n", 0, start) + 1
-    column = len(data[line_start:start].decode("utf-8", "replace")) + 1
-    return Span(data.count(b"\n", 0, start) + 1, column, start, end)
+    return Hardcoded(text, kind, lines.span(start, end))  # a text between directives: no node spans it alone

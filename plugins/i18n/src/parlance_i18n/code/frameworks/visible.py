@@ -14,6 +14,8 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
+from parlance_i18n.code.parsing import LineIndex
+
 __all__ = ["IGNORE_MARK", "ignored_lines", "ignored_rows", "is_user_text"]
 
 IGNORE_MARK = "i18n-ignore"
@@ -46,9 +48,10 @@ def ignored_lines(data: bytes) -> frozenset[int]:
     if IGNORE_MARK.encode() not in data:
         return frozenset()
     lines: set[int] = set()
+    index = LineIndex(data)
     start = data.find(IGNORE_MARK.encode())
     while start >= 0:
-        line = data.count(b"\n", 0, start) + 1
+        line = index.line_of(start)
         lines.update((line, line + 1))
         start = data.find(IGNORE_MARK.encode(), start + 1)
     return frozenset(lines)
