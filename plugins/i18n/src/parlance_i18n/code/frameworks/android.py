@@ -33,7 +33,7 @@ from parlance_i18n.code.frameworks.base import Edit, Extraction, ExtractionRefus
 from parlance_i18n.code.frameworks.native_strings import literal
 from parlance_i18n.code.frameworks.visible import ignored_lines, is_user_text
 from parlance_i18n.code.model import Dynamic, FileScan, Hardcoded, Reference, Span
-from parlance_i18n.code.parsing import captures, matches, node_text, parse, span_of
+from parlance_i18n.code.parsing import LineIndex, captures, matches, node_text, parse, span_of
 from parlance_i18n.formats.base import CatalogFileError
 from parlance_i18n.formats.shared.xmltext import COMMENT, XmlFile, XmlNode, scan, unescape
 
@@ -218,6 +218,7 @@ def _scan_xml(path: str, data: bytes) -> FileScan:
     shift = len(file.bom) if file.encoding == "utf-8" else 0
     values = "/values" in path
     ignored = ignored_lines(file.text)
+    lines = LineIndex(file.text)
     references: list[Reference] = []
     hardcoded: list[Hardcoded] = []
     for node, suppressed in _elements(file.root, False):
@@ -228,7 +229,7 @@ def _scan_xml(path: str, data: bytes) -> FileScan:
             if reference is None and not hard:
                 continue
             start, end = _attribute_value_span(file, node, name)
-            span = _span(file.text, start, end, shift)
+            span = _shifted(lines.span(start, end), shift)
             if reference is not None:
                 references.append(Reference(reference[1], span, plural=reference[0] == "plurals"))
             elif ignored.isdisjoint((span.line, node.line)) and file.encoding == "utf-8":
@@ -239,7 +240,7 @@ def _scan_xml(path: str, data: bytes) -> FileScan:
             if reference is not None:
                 start = node.open_end + len(raw.encode()) - len(raw.lstrip().encode())
                 end = start + len(raw.strip().encode())
-                references.append(Reference(reference[1], _span(file.text, start, end, shift),
+                references.append(Reference(reference[1], _shifted(lines.span(start, end), shift),
                                             plural=reference[0] == "plurals"))
     return FileScan(tuple(references), (), tuple(hardcoded))
 
@@ -279,10 +280,9 @@ def _attribute_value_span(file: XmlFile, node: XmlNode, name: str) -> tuple[int,
     return node.start + found.start(group), node.start + found.end(group)
 
 
-def _span(text: bytes, start: int, end: int, shift: int) -> Span:
-    line_start = text.rfind(b"\n", 0, start) + 1
-    column = len(text[line_start:start].decode("utf-8", "replace")) + 1
-    return Span(text.count(b"\n", 0, start) + 1, column, start + shift, end + shift)
+def _shifted(span: Span, shift: int) -> Span:
+    """`span` of the file's text, as bytes of the file itself (past a byte-order mark)."""
+    return Span(span.line, span.column, span.start_byte + shift, span.end_byte + shift)
 
 
 def _extract_xml(data: bytes, hardcoded: Hardcoded, key: str) -> Extraction:

@@ -60,8 +60,8 @@ class _Found:
 class I18next(Framework):
     name = "i18next"
     extensions = js.EXTENSIONS
-    default_paths = tuple(f"{folder}/**/*.{{js,jsx,ts,tsx,mjs,cjs}}" for folder in ("src", "app", "pages", "components", "lib"))
-    default_exclude = ("**/*.test.*", "**/*.spec.*", "**/*.stories.*", "**/*.d.ts")
+    default_paths = js.DEFAULT_PATHS
+    default_exclude = js.DEFAULT_EXCLUDE
 
     @property
     def _ns_separator(self) -> str | None:
@@ -138,10 +138,10 @@ class I18next(Framework):
             if len(args) > 1:
                 options = js.object_properties(args[1])
                 prefix = options.get("keyPrefix")
-                key_prefix = _single(prefix) if prefix is not None else _single(args[1])
+                key_prefix = js.single_string(prefix) if prefix is not None else js.single_string(args[1])
             return _Binding(namespace, key_prefix)
         if callee.type == "member_expression" and name.endswith(".getFixedT"):
-            return _Binding(_single(args[1]) if len(args) > 1 else None, _single(args[2]) if len(args) > 2 else None)
+            return _Binding(js.single_string(args[1]) if len(args) > 1 else None, js.single_string(args[2]) if len(args) > 2 else None)
         return None
 
     def _is_function(self, name: str) -> bool:
@@ -169,10 +169,10 @@ class I18next(Framework):
         binding = binding or _Binding()
         first = args[0]
         options = js.object_properties(args[2] if len(args) > 2 else args[1] if len(args) > 1 else None)
-        default = _single(args[1]) if len(args) > 1 and args[1].type in ("string", "template_string") else None
+        default = js.single_string(args[1]) if len(args) > 1 and args[1].type in ("string", "template_string") else None
         if "defaultValue" in options:
-            default = _single(options["defaultValue"]) if options["defaultValue"] is not None else default
-        namespace = _single(options["ns"]) if options.get("ns") is not None else None
+            default = js.single_string(options["defaultValue"]) if options["defaultValue"] is not None else default
+        namespace = js.single_string(options["ns"]) if options.get("ns") is not None else None
         plural = "count" in options or (options.get("ordinal") is not None
                                         and parsing.node_text(options["ordinal"]) == "true")  # type: ignore[arg-type]
         context: list[str] | None = []
@@ -222,13 +222,13 @@ class I18next(Framework):
         attrs = js.attributes(element)
         span = parsing.span_of(element.parent if element.type == "jsx_opening_element" and element.parent else element,
                                found.data)
-        namespace = _single(js.attribute_expression(attrs.get("ns"))) if attrs.get("ns") is not None else None
+        namespace = js.single_string(js.attribute_expression(attrs.get("ns"))) if attrs.get("ns") is not None else None
         options = js.object_properties(js.attribute_expression(attrs.get("tOptions")))
         if namespace is None and options.get("ns") is not None:
-            namespace = _single(options["ns"])
+            namespace = js.single_string(options["ns"])
         values = js.object_properties(js.attribute_expression(attrs.get("values")))
         plural = "count" in attrs or "count" in values
-        default = _single(js.attribute_expression(attrs.get("defaults"))) if attrs.get("defaults") else None
+        default = js.single_string(js.attribute_expression(attrs.get("defaults"))) if attrs.get("defaults") else None
         binding = _Binding()
         t_attr = js.attribute_expression(attrs.get("t"))
         if t_attr is not None and t_attr.type == "identifier":
@@ -318,7 +318,7 @@ class I18next(Framework):
             for (scope_id, name), binding in bindings.items():
                 if scope_id == scope.id:
                     return name, binding
-            if scope.type in js.FUNCTION_TYPES and _has_t_parameter(scope):
+            if scope.type in js.FUNCTION_TYPES and js.has_parameter(scope, "t"):
                 return "t", _Binding()
         if aliases:
             return next(iter(aliases)), _Binding()
@@ -326,19 +326,12 @@ class I18next(Framework):
                                 "(or import `t` from i18next), then extract again")
 
 
-def _single(node: Node | None) -> str | None:
-    if node is None:
-        return None
-    values = js.static_strings(node)
-    return values[0] if values and len(values) == 1 else None
-
-
 def _first_string(node: Node) -> str | None:
     """`useTranslation("ns")` or the first of `useTranslation(["ns", "other"])`."""
     if node.type == "array":
         first = next((n for n in node.named_children if n.type != "comment"), None)
-        return _single(first)
-    return _single(node)
+        return js.single_string(first)
+    return js.single_string(node)
 
 
 def _argument_keys(node: Node) -> list[str] | None:
@@ -389,16 +382,6 @@ def _import_specifiers(statement: Node) -> list[tuple[str, str]]:
         if imported is not None:
             found.append((parsing.node_text(imported), parsing.node_text(alias or imported)))
     return found
-
-
-def _has_t_parameter(function: Node) -> bool:
-    """A function taking `t` (`function Row({ t })`, `(t) => ...`): a `t` passed as a prop."""
-    parameters = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
-    if parameters is None:
-        return False
-    if parameters.type == "identifier":
-        return parsing.node_text(parameters) == "t"
-    return re.search(r"(?<![\w$.:])t(?![\w$])", parsing.node_text(parameters)) is not None
 
 
 _KEEP_BASIC_HTML = frozenset({"br", "strong", "i", "p"})
