@@ -29,10 +29,7 @@ class KeyUseView(BaseModel):
     plural: bool = Field(False, description="Called with a count: the catalog needs its plural forms.")
 
 
-class DynamicKeyView(BaseModel):
-    file: str
-    line: int
-    column: int
+class DynamicKeyView(PlaceView):
     expression: str = Field(description="The key's expression as the code writes it.")
     prefix: str = Field(description="Its static start: catalog keys with it may be used and are not reported "
                                     "unused. Empty: the call could reach any key, and protects none.")
@@ -71,10 +68,7 @@ class HardcodedInput(BaseModel):
     cursor: str | None = _CURSOR
 
 
-class HardcodedView(BaseModel):
-    file: str
-    line: int
-    column: int
+class HardcodedView(PlaceView):
     text: str = Field(description="What the user sees.")
     kind: str = Field(description="The kind of place: jsx-text, jsx-attribute:title, swiftui-text-verbatim, "
                                   "android-layout:text, django-template-text, ...")
