@@ -23,7 +23,9 @@ NAMES = frozenset(formats.FORMAT_NAMES) | frozenset(formats.ALIASES)
 OTHER_MEANINGS = {"mode": "pydantic's model_dump(mode=\"json\") names a serialisation mode, not a format"}
 """Keyword arguments whose value is a word a format is also called by."""
 
-EXCEPTIONS: dict[tuple[str, str], str] = {}
+EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("code/proposals.py", "react-intl"): "an npm package a project's package.json depends on, not the format",
+}
 """(module, name) -> why it may name a format."""
 
 MAPPING_MODULES = {"code/frameworks/registry.py": "the one place that tells a framework from its catalogs' format"}

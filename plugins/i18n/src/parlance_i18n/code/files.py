@@ -167,7 +167,7 @@ _TOKEN = re.compile(r"""
   | \[(?P<class>[!^]?+\]?+(?:\\.|\[:[^\]]*?:\]|[^\]])*+)\]
   | (?P<char>.)
 """, re.DOTALL | re.VERBOSE)
-"""A glob's pieces, as git's wildmatch reads them: an escaped character, a run of `*`, `?`, a class
+r"""A glob's pieces, as git's wildmatch reads them: an escaped character, a run of `*`, `?`, a class
 (its first member may be `]`; `\]` and `[:alpha:]` do not close it), any other character. Each part
 is possessive: one way to read a glob, in one pass."""
 
