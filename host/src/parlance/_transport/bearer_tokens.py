@@ -12,7 +12,8 @@ The checker is also the SDK's `TokenVerifier` (`verify_token`), for anything of 
   `kid`s cannot make this server hammer the issuer. Only asymmetric algorithms are accepted (never
   `none` or an HMAC, which would let the public key sign). Checked: signature, `iss`, `exp` and `nbf`
   within `LEEWAY_S`, and `aud` holding this server's audience (RFC 8707: a token minted for another
-  resource is refused, so one server cannot replay what it was given to another).
+  resource is refused, so one server cannot replay what it was given to another). An accepted token
+  is remembered by its SHA-256 for `ACCEPTED_CACHE_S` (never past its `exp`).
 - **Opaque** (no JWT shape), when `introspection_url` is configured: RFC 7662 with this server's
   client credentials; `active`, `exp`, `nbf`, `iss` and `aud` are checked as above. Answers are cached
   by the token's SHA-256 for a short while (never the token itself).
@@ -43,6 +44,10 @@ JWKS_REFETCH_MIN_S = 2.0
 JWKS_MAX_AGE_S = 3600.0
 """Keys older than this are refetched on the next token, so a key the issuer withdrew stops working."""
 INTROSPECTION_CACHE_S = 30.0
+ACCEPTED_CACHE_S = 60.0
+"""A JWT accepted once is accepted again without its signature for this long (never past its `exp`): a client
+sends the same token with every call, and checking it costs more than the rest of the request path. Kept
+short so that keys the issuer withdraws stop working soon after (they are refetched within the hour)."""
 HTTP_TIMEOUT_S = 5.0
 ASYMMETRIC = frozenset({"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"})
 _CACHE_LIMIT = 10_000
@@ -88,6 +93,7 @@ class TokenChecker:
         self._jwks_uri: str | None = None
         self._fetching = anyio.Lock()
         self._introspected: dict[bytes, tuple[float, AccessToken | Refusal]] = {}
+        self._accepted: dict[bytes, tuple[float, AccessToken]] = {}  # by the token's SHA-256: until when, what
 
     async def verify_token(self, token: str) -> AccessToken | None:
         """The SDK's `TokenVerifier`: the token's facts, or None when it is not accepted."""
@@ -96,7 +102,19 @@ class TokenChecker:
 
     async def check(self, token: str) -> AccessToken | Refusal:
         if token.count(".") == 2:
-            return await self._check_jwt(token)
+            digest = hashlib.sha256(token.encode()).digest()
+            accepted = self._accepted.get(digest)
+            if accepted is not None and accepted[0] > time.time():
+                return accepted[1]
+            checked = await self._check_jwt(token)
+            if isinstance(checked, AccessToken):
+                if len(self._accepted) >= _CACHE_LIMIT:
+                    self._accepted.clear()
+                until = time.time() + ACCEPTED_CACHE_S
+                if checked.expires_at is not None:
+                    until = min(until, checked.expires_at + LEEWAY_S)
+                self._accepted[digest] = (until, checked)
+            return checked
         if self._introspection_url is not None:
             return await self._introspect(token)
         return Refusal("not_a_jwt", "the token is not a JWT, and this server has no introspection endpoint")
