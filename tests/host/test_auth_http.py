@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,9 +90,10 @@ class Served:
         self.tokens.append(token)
         return token
 
-    def minted(self, claims: dict[str, object], **options: object) -> str:
+    def minted(self, claims: dict[str, object], *, expires_in: int = 3600, kid: str = "key-1",
+               header: dict[str, object] | None = None) -> str:
         token = self.issuer.mint({"aud": self.mcp, "sub": "ada", "scope": "parlance:read", **claims},
-                                 **options)  # type: ignore[arg-type]
+                                 kid=kid, expires_in=expires_in, header=header)
         self.tokens.append(token)
         return token
 
@@ -191,7 +192,7 @@ def test_no_token_is_401_with_where_to_get_one(served: Served) -> None:
 @pytest.mark.parametrize("case", ["wrong_audience", "expired", "other_issuer", "no_audience", "unpublished_key",
                                   "not_a_token", "inactive_opaque"])
 def test_an_unacceptable_token_is_401_invalid_token(served: Served, case: str) -> None:
-    token = {
+    cases: dict[str, Callable[[], str]] = {
         "wrong_audience": lambda: served.minted({"aud": "https://other.example/mcp"}),
         "expired": lambda: served.minted({}, expires_in=-120),  # beyond the 30 s leeway
         "other_issuer": lambda: served.minted({"iss": "https://evil.example"}),
@@ -199,7 +200,8 @@ def test_an_unacceptable_token_is_401_invalid_token(served: Served, case: str) -
         "unpublished_key": lambda: served.minted({}, header={"kid": "never-published"}),
         "not_a_token": lambda: "a.b.c",
         "inactive_opaque": lambda: "opaque-never-issued",
-    }[case]()
+    }
+    token = cases[case]()
     reply = post(served, token, INITIALIZE)
     assert reply.status_code == 401, reply.text
     params = challenge(reply)
@@ -353,3 +355,33 @@ def test_a_non_loopback_bind_needs_auth_or_an_explicit_opt_out(tmp_path: Path) -
         proc.wait(timeout=10)
     warnings = [line for line in (tmp_path / "stderr.log").read_text().splitlines() if "auth.disabled_on_purpose" in line]
     assert len(warnings) == 1 and "warn" in warnings[0].lower()
+
+
+# --- the configuration -------------------------------------------------------------------------------
+
+
+def test_config_show_masks_the_secret_and_keeps_env_references() -> None:
+    from parlance.config import config_from_dict
+
+    literal = config_from_dict({"auth": {"issuer": "https://idp.example", "client_secret": "s3cret"}}).show()
+    assert literal["auth"]["client_secret"] == "********" and literal["auth"]["issuer"] == "https://idp.example"
+    referenced = config_from_dict({"auth": {"client_secret": "${env:IDP_SECRET}"}}).show()
+    assert referenced["auth"]["client_secret"] == "${env:IDP_SECRET}"
+    assert "auth" not in config_from_dict({}).show()
+
+
+def test_auth_needs_a_public_url_and_resolves_env_references() -> None:
+    from parlance._transport.http_auth import resource_server
+    from parlance.config import AuthSettings
+    from parlance.errors import ConfigError
+
+    auth = AuthSettings(issuer="https://idp.example", introspection_url="https://idp.example/introspect",
+                        client_id="parlance", client_secret="${env:IDP_SECRET}")
+    with pytest.raises(ConfigError, match="host.public_url"):
+        resource_server(auth, None, {}, source="parlance.toml", environ={"IDP_SECRET": "x"})
+    with pytest.raises(ConfigError, match="IDP_SECRET"):
+        resource_server(auth, "https://l10n.example/mcp", {}, source="parlance.toml", environ={})
+    served = resource_server(auth, "https://l10n.example/mcp", {"t_read": True, "t_write": False},
+                             source="parlance.toml", environ={"IDP_SECRET": "x"})
+    assert served is not None and served.checker.audience == "https://l10n.example/mcp"
+    assert dict(served.policy.tools) == {"t_read": ("parlance:read",), "t_write": ("parlance:write",)}
