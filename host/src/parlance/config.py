@@ -103,10 +103,11 @@ class AuthSettings(_Section):
     issuer: str | None = Field(default=None, description="the authorization server: its metadata gives the JWKS; "
                                "tokens must carry iss = this")
     audience: str | None = Field(default=None, description="the aud tokens must carry (default: host.public_url)")
-    read_scopes: list[str] = Field(default=["parlance:read"], description="needed by every request, and by "
-                                   "every tool declared read-only")
+    read_scopes: list[str] = Field(default=["parlance:read"], description="needed by every tool declared "
+                                   "read-only, and by every request other than tools/call (initialize, lists, "
+                                   "resources, prompts)")
     write_scopes: list[str] = Field(default=["parlance:write"], description="needed by every tool not declared "
-                                    "read-only")
+                                    "read-only (a tools/call needs its tool's scopes only)")
     tool_scopes: dict[str, list[str]] = Field(default={}, description="per-tool override: tool name -> scopes")
     introspection_url: str | None = Field(default=None, description="RFC 7662 endpoint for opaque (non-JWT) "
                                           "tokens; without it only JWTs are accepted")
