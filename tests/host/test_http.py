@@ -58,6 +58,7 @@ def test_allowed_hosts_are_enforced(tmp_path: Path) -> None:
     port = free_port()
     (tmp_path / "parlance.toml").write_text(
         f'[host]\nallowed_hosts = ["127.0.0.1:{port}"]\nallowed_origins = ["http://127.0.0.1:{port}"]\n'
+        "[auth]\ndisabled_on_purpose = true\n"  # a non-loopback bind needs auth or this (test_auth_http.py)
         "[packs]\nenabled = []\n")
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     body = (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",'

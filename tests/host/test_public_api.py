@@ -18,7 +18,8 @@ def test_public_names_are_frozen() -> None:
     assert parlance.__all__ == [
         "HOST_API", "Announcements", "ArgumentProblem", "Audio", "ClientInfo", "Complete", "ConfigError", "Content",
         "DemoStep", "ElicitationFailed", "ElicitationUnavailable", "Elicited", "EmbeddedResource", "Image",
-        "LanguagePack", "LanguagePacks", "LogLevel", "PackError", "ParlanceError", "PromptMessage", "RegisterCommand",
+        "LanguagePack", "LanguagePacks", "LogLevel", "PackError", "ParlanceError", "Principal", "PromptMessage",
+        "RegisterCommand",
         "RegisterDemo", "RegisterPrompt", "RegisterResource", "RegisterTool", "ResourceLink", "Root", "Sampled",
         "SamplingFailed", "SamplingMessage", "SamplingUnavailable", "Text", "ToolContext", "ToolError",
         "ToolNameCollision", "ToolResult", "__version__", "flatten", "hookimpl", "input_schema_for",
@@ -56,7 +57,7 @@ def test_tool_context_surface() -> None:
                "announce"}  # instance attributes
     assert public == {"pack", "name", "settings", "state", "session_state", "logger", "language_packs", "announce",
                       "protocol_version", "client", "can_sample", "can_elicit", "session_persists", "report_progress",
-                      "log", "sample", "elicit", "list_roots", "close_stream"}
+                      "log", "sample", "elicit", "list_roots", "close_stream", "principal"}
 
 
 def test_importing_parlance_loads_no_pack_and_no_mcp() -> None:

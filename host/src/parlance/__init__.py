@@ -9,6 +9,7 @@ also use `parlance.testing`); everything in `__all__` is public and frozen by
     ToolContext, ToolResult, ...        what a tool handler receives and may return
     Text, Image, Audio, ...             content blocks for mixed tool results and prompt messages
     Elicited, Complete, Announcements   answers to `ctx.elicit`, completion callbacks, change notifications
+    Principal                           who a request acts for (`ctx.principal`, from its OAuth token)
     LanguagePacks, LanguagePack         the language packs a pack sees, and one of them
     flatten, input_schema_for           JSON Schemas shaped as the host advertises them
     ParlanceError, ToolError, ...       the host's exception tree (`parlance.errors`)
@@ -36,6 +37,7 @@ from parlance.types import (
     Complete,
     DemoStep,
     Elicited,
+    Principal,
     PromptMessage,
     RegisterCommand,
     RegisterDemo,
@@ -70,6 +72,7 @@ __all__ = [
     "LogLevel",
     "PackError",
     "ParlanceError",
+    "Principal",
     "PromptMessage",
     "RegisterCommand",
     "RegisterDemo",

@@ -45,7 +45,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from parlance._user_files import PARSER_LIMITS, FileTooLarge, NotARegularFile, read_user_file, reason
 from parlance.errors import ConfigError
 
-__all__ = ["Config", "ConfigWarning", "HostEnvironment", "HostSettings", "did_you_mean", "find_config_file",
+__all__ = ["AuthSettings", "Config", "ConfigWarning", "HostEnvironment", "HostSettings", "did_you_mean",
+           "find_config_file",
            "load_config", "missing_path_warning", "read_environment", "resolve_path", "user_config_dir"]
 
 HOST_KEYS_IN_PACK_TABLE = frozenset({"prefix", "enabled"})
@@ -85,6 +86,36 @@ class HostSettings(_Section):
                                 "an SSE stream: cheaper, but no progress or log messages during a call")
     sse_retry_ms: int = Field(default=1000, ge=0, le=600_000, description="HTTP streams are resumable: how long a "
                               "client whose stream dropped waits before it reconnects to pick up (0: not resumable)")
+    public_url: str | None = Field(default=None, description="the canonical URL clients reach the MCP endpoint at "
+                                   "(e.g. https://l10n.example.org/mcp): the token audience and the resource the "
+                                   "protected-resource metadata names; required with [auth]")
+
+
+class AuthSettings(_Section):
+    """`[auth]`: Parlance as an OAuth 2.1 resource server (HTTP only; see `parlance._transport.http_auth`).
+
+    Absent, HTTP serves without tokens, which `parlance serve` allows on a loopback bind only; a
+    non-loopback bind needs an issuer here or `disabled_on_purpose = true` (logged at WARNING on every
+    start). `client_secret` (and any value) may be written `${env:NAME}`: it is resolved when the
+    server starts, so the secret never sits in the file.
+    """
+
+    issuer: str | None = Field(default=None, description="the authorization server: its metadata gives the JWKS; "
+                               "tokens must carry iss = this")
+    audience: str | None = Field(default=None, description="the aud tokens must carry (default: host.public_url)")
+    read_scopes: list[str] = Field(default=["parlance:read"], description="needed by every tool declared "
+                                   "read-only, and by every request other than tools/call (initialize, lists, "
+                                   "resources, prompts)")
+    write_scopes: list[str] = Field(default=["parlance:write"], description="needed by every tool not declared "
+                                    "read-only (a tools/call needs its tool's scopes only)")
+    tool_scopes: dict[str, list[str]] = Field(default={}, description="per-tool override: tool name -> scopes")
+    introspection_url: str | None = Field(default=None, description="RFC 7662 endpoint for opaque (non-JWT) "
+                                          "tokens; without it only JWTs are accepted")
+    client_id: str | None = Field(default=None, description="this server's client id at the introspection "
+                                  "endpoint")
+    client_secret: str | None = Field(default=None, description="its secret: write ${env:NAME}")
+    disabled_on_purpose: bool = Field(default=False, description="serve HTTP with no authentication even on a "
+                                      "non-loopback bind (behind an authenticating proxy); logged at WARNING")
 
 
 class _PacksSection(BaseModel):
@@ -105,13 +136,14 @@ class _LanguagePacksSection(_Section):
 
 class _File(_Section):
     host: HostSettings = HostSettings()
+    auth: AuthSettings | None = None
     packs: _PacksSection = _PacksSection()
     tools: _ToolsSection = _ToolsSection()
     language_packs: _LanguagePacksSection = _LanguagePacksSection()
 
 
-_SECTIONS: dict[str, type[BaseModel]] = {"host": HostSettings, "packs": _PacksSection, "tools": _ToolsSection,
-                                         "language_packs": _LanguagePacksSection}
+_SECTIONS: dict[str, type[BaseModel]] = {"host": HostSettings, "auth": AuthSettings, "packs": _PacksSection,
+                                         "tools": _ToolsSection, "language_packs": _LanguagePacksSection}
 
 
 @dataclass(frozen=True)
@@ -197,6 +229,8 @@ class Config:
 
     path: Path | None = None
     host: HostSettings = field(default_factory=HostSettings)
+    auth: AuthSettings | None = None
+    """`[auth]` as written (None without the table); `${env:...}` references still unresolved."""
     packs_enabled: list[str] | None = None
     packs_disabled: list[str] = field(default_factory=list)
     packs_autoload: bool = True
@@ -266,6 +300,7 @@ class Config:
         return {
             "source": self.source,
             "host": self.host.model_dump(),
+            **({"auth": _mask("auth", self.auth.model_dump())} if self.auth is not None else {}),
             "packs": {
                 "enabled": self.packs_enabled,
                 "disabled": self.packs_disabled,
@@ -345,7 +380,7 @@ def config_from_dict(raw: dict[str, Any], *, path: Path | None = None, env: Host
         first = exc.errors()[0]
         key = ".".join(str(p) for p in first["loc"])
         fix = (
-            "remove it (known sections: host, packs, tools, language_packs)"
+            "remove it (known sections: host, auth, packs, tools, language_packs)"
             if first["type"] == "extra_forbidden"
             else "see the configuration reference in the README"
         )
@@ -365,6 +400,7 @@ def config_from_dict(raw: dict[str, Any], *, path: Path | None = None, env: Host
     return Config(
         path=path,
         host=parsed.host,
+        auth=parsed.auth,
         packs_enabled=parsed.packs.enabled,
         packs_disabled=parsed.packs.disabled,
         packs_autoload=parsed.packs.autoload,

@@ -17,7 +17,7 @@ from typing_extensions import TypeVar  # `default=` (PEP 696) before Python 3.13
 from parlance.content import LogLevel
 from parlance.language_packs import LanguagePacks
 from parlance.schemas import form_schema_for
-from parlance.types import ClientInfo, Elicited, Root, Sampled, SamplingMessage
+from parlance.types import ClientInfo, Elicited, Principal, Root, Sampled, SamplingMessage
 
 __all__ = ["Announcements", "AnnouncementSink", "ContextBackend", "SettingsT", "StateT", "ToolContext"]
 
@@ -76,6 +76,9 @@ class ContextBackend(Protocol):
 
     @property
     def can_sample(self) -> bool: ...
+
+    @property
+    def principal(self) -> Principal | None: ...
 
     @property
     def session_persists(self) -> bool: ...
@@ -160,6 +163,16 @@ class ToolContext(Generic[SettingsT, StateT]):
     def client(self) -> ClientInfo | None:
         """The client's name and version, when it gave them."""
         return self._backend.client
+
+    @property
+    def principal(self) -> Principal | None:
+        """Who this request acts for: the subject, client id and scopes of its OAuth access token, over
+        HTTP with `[auth]` configured; None otherwise (stdio, `parlance call`, HTTP without auth).
+
+        Record it with what the tool writes, to say who wrote it. The host has already checked the
+        token's scopes against the tool's before the call reached the pack.
+        """
+        return getattr(self._backend, "principal", None)  # a backend from before this property: nobody
 
     @property
     def can_sample(self) -> bool:

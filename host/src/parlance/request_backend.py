@@ -15,6 +15,7 @@ from typing import Any
 
 from mcp import MCPError
 from mcp.server import ServerRequestContext
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.types import (
     CreateMessageRequest,
     CreateMessageRequestParams,
@@ -35,7 +36,7 @@ from parlance.content import LogLevel
 from parlance.errors import ElicitationFailed, ElicitationUnavailable, SamplingFailed, SamplingUnavailable
 from parlance.notifications import Notifier
 from parlance.questions import Questions
-from parlance.types import ClientInfo, Elicited, Root, Sampled, SamplingMessage
+from parlance.types import ClientInfo, Elicited, Principal, Root, Sampled, SamplingMessage
 
 __all__ = ["RequestBackend", "RequestContext", "Session", "connection_of", "session_of"]
 
@@ -64,6 +65,16 @@ class RequestBackend:
         if params is None:
             return None
         return ClientInfo(name=params.client_info.name, version=params.client_info.version)
+
+    @property
+    def principal(self) -> Principal | None:
+        # Over HTTP with [auth], `parlance._transport.http_auth` put the checked token's facts on the request.
+        request = self._ctx.request
+        user = getattr(request, "scope", {}).get("user") if request is not None else None
+        if not isinstance(user, AuthenticatedUser):
+            return None
+        token = user.access_token
+        return Principal(subject=token.subject, client_id=token.client_id or None, scopes=tuple(token.scopes))
 
     @property
     def can_sample(self) -> bool:

@@ -121,6 +121,20 @@ class ClientInfo:
 
 
 @dataclass(frozen=True)
+class Principal:
+    """Who a request acts for, from its OAuth access token (`ctx.principal`; None without `[auth]`).
+
+    `subject` is the token's `sub` (the user, or the client itself in a client-credentials grant;
+    unique per issuer), `client_id` the OAuth client the user authorised (the agent), `scopes` what the
+    token grants. The token itself never reaches a pack.
+    """
+
+    subject: str | None
+    client_id: str | None
+    scopes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Command:
     """A `parlance` subcommand contributed by a pack."""
 

@@ -75,10 +75,18 @@ def serve(args: argparse.Namespace, config: Config) -> int:
     transport = args.transport or config.host.transport
     security = None
     if transport == "http":  # refuse an unsafe bind before loading anything
+        from parlance._transport.http_auth import require_auth, resource_server
+
         bind, port = args.bind or config.host.bind, args.port if args.port is not None else config.host.port
         security = http_security(bind, config.host.allowed_hosts, config.host.allowed_origins)
+        require_auth(bind, config.auth, source=config.source)
     host = _load_host(config)
     server = build_server(host, stateless_http=transport == "http" and config.host.stateless_http)
+    auth = None
+    if security is not None:  # scopes per tool: read-only tools need read_scopes, every other tool write_scopes
+        read_only = {name: bool(tool.hints.get("readOnlyHint")) for name, tool in host.registry.tools.items()}
+        auth = resource_server(config.auth, config.host.public_url, read_only, source=config.source,
+                               environ=config.env.variables)
     from parlance.logs import is_terminal
 
     if transport == "stdio" and is_terminal(sys.stdin) and is_terminal(sys.stderr):
@@ -92,7 +100,7 @@ def serve(args: argparse.Namespace, config: Config) -> int:
                                      session_idle_timeout_s=config.host.session_idle_timeout_s,
                                      shutdown_grace_s=config.host.shutdown_grace_s,
                                      stateless=config.host.stateless_http, json_response=config.host.json_response,
-                                     sse_retry_ms=config.host.sse_retry_ms, deadline=deadline))
+                                     sse_retry_ms=config.host.sse_retry_ms, deadline=deadline, auth=auth))
     else:
         anyio.run(lambda: serve_stdio(server, shutdown_grace_s=config.host.shutdown_grace_s, deadline=deadline))
     return EXIT_OK
@@ -170,6 +178,7 @@ class _CliBackend:
     protocol_version = None
     client = ClientInfo(name="parlance-cli", version=__version__)
     can_sample = False
+    principal = None  # no token: the person at the terminal
     session_persists = False  # one call per process
 
     async def report_progress(self, progress: float, total: float | None, message: str | None) -> None:

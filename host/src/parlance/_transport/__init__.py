@@ -5,6 +5,9 @@
     stdio_pipes    stdio framing on the event loop, over the process's own stdin and stdout
     http_guard     the ASGI layer in front of the SDK's HTTP app: Host/Origin, bodies, session cap
     http_server    uvicorn, stopping only once the calls in flight are answered
+    http_auth      OAuth resource server: protected-resource metadata, 401/403, scopes per tool
+    bearer_tokens  checking an access token: JWT against the issuer's JWKS, or introspection
+    replica        /healthz, /readyz and the access log, for a load balancer
     stop_deadline  once stopping begins, the process is gone on time, even with a call stuck in a thread
     event_store    resumable HTTP streams: recent SSE events kept in memory, per session
 

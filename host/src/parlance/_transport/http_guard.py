@@ -28,7 +28,7 @@ import anyio
 
 from parlance._transport.wire import Unreadable, parse_line, read_id
 
-__all__ = ["HttpGuard", "HostRule", "parse_host_rule"]
+__all__ = ["INTERNAL", "PARSED_MESSAGE", "HttpGuard", "HostRule", "parse_host_rule"]
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +39,11 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 SESSION_HEADER = b"mcp-session-id"
+PARSED_MESSAGE = "parlance.jsonrpc"
+"""Where the guard leaves the POSTed JSON-RPC message it parsed, in the ASGI scope, for the layers behind it."""
+INTERNAL = "parlance.internal"
+"""Marks the requests the guard itself makes of the SDK (closing an idle session, cancelling a call whose
+client left). Only an in-process caller can put a key in an ASGI scope, so the layers behind may trust it."""
 VERSION_HEADER = b"mcp-protocol-version"
 
 
@@ -99,6 +104,8 @@ def _valid_port(port: str, wildcard: bool) -> bool:
 @dataclass
 class _Session:
     version: bytes | None = None
+    user: Any = None
+    """Who opened it (`scope["user"]`, with `[auth]`): the SDK answers a session's requests only for them."""
     last_used: float = field(default_factory=time.monotonic)
     calls: int = 0
     """Requests being answered. A client's GET listener is not one: it stays open while the client
@@ -152,6 +159,7 @@ class HttpGuard:
                 else:
                     await _respond(send, 202, b"")
                 return
+            scope[PARSED_MESSAGE] = message  # for the layers behind this one (the scope check of `http_auth`)
             opening = session_id is None and getattr(message, "method", None) == "initialize"
             if opening and not await self._admit():
                 await _respond(send, 503, _error_body("Service Unavailable: every session is busy; retry shortly"),
@@ -228,7 +236,7 @@ class HttpGuard:
         headers = [(SESSION_HEADER, session_id)]
         if session is not None and session.version is not None:
             headers.append((VERSION_HEADER, session.version))
-        await _call_inside(self.app, "DELETE", self.path, headers, b"")
+        await _call_inside(self.app, "DELETE", self.path, headers, b"", session.user if session else None)
         logger.info("http.session_closed")
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send, session_id: bytes | None,
@@ -270,21 +278,21 @@ class HttpGuard:
             if scope["method"] == "DELETE" and session_id is not None:
                 self.sessions.pop(session_id, None)
             for new_id in created:
-                self.sessions[new_id] = _Session(version=headers.get(VERSION_HEADER))
+                self.sessions[new_id] = _Session(version=headers.get(VERSION_HEADER), user=scope.get("user"))
             if disconnected.is_set() and not answered and body is not None and session_id is not None:
                 request_id = read_id(body)
                 if request_id is not None:
                     with anyio.CancelScope(shield=True):
-                        await self._cancel(session_id, headers.get(VERSION_HEADER), request_id)
+                        await self._cancel(session_id, headers.get(VERSION_HEADER), request_id, scope.get("user"))
 
-    async def _cancel(self, session_id: bytes, version: bytes | None, request_id: int | str) -> None:
+    async def _cancel(self, session_id: bytes, version: bytes | None, request_id: int | str, user: Any) -> None:
         """Cancel a request whose client went away, as the client itself would."""
         import json
 
         note = {"jsonrpc": "2.0", "method": "notifications/cancelled",
                 "params": {"requestId": request_id, "reason": "the HTTP client disconnected"}}
         headers = [(SESSION_HEADER, session_id)] + ([(VERSION_HEADER, version)] if version else [])
-        await _call_inside(self.app, "POST", self.path, headers, json.dumps(note).encode())
+        await _call_inside(self.app, "POST", self.path, headers, json.dumps(note).encode(), user)
         logger.info("http.call_cancelled", extra={"reason": "client_disconnected"})
 
 
@@ -299,15 +307,19 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
     return replayed
 
 
-async def _call_inside(app: ASGIApp, method: str, path: str, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
-    """One request to the SDK's app from inside the server, its answer discarded."""
+async def _call_inside(app: ASGIApp, method: str, path: str, headers: list[tuple[bytes, bytes]], body: bytes,
+                       user: Any = None) -> None:
+    """One request to the SDK's app from inside the server, its answer discarded, made as `user` (the
+    session's owner: see `_Session.user`)."""
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
         "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
         "headers": [(b"content-type", b"application/json"), (b"accept", b"application/json, text/event-stream"),
                     *headers],
-        "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 0),
+        "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 0), INTERNAL: True,
     }
+    if user is not None:
+        scope["user"] = user
     sent = False
 
     async def receive() -> Message:

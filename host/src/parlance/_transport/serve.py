@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 from mcp.server import Server
@@ -19,6 +19,9 @@ from parlance._transport.event_store import MemoryEventStore
 from parlance._transport.http_guard import HostRule, HttpGuard, parse_host_rule
 from parlance._transport.stop_deadline import StopDeadline
 from parlance._transport.wire import Unreadable, diagnose
+
+if TYPE_CHECKING:
+    from parlance._transport.http_auth import ResourceServer
 
 __all__ = ["serve_http", "serve_stdio"]
 
@@ -125,14 +128,15 @@ def http_security(bind: str, allowed_hosts: list[str], allowed_origins: list[str
     """The Host and Origin rules for the HTTP transport (DNS-rebinding protection), or a ConfigError.
 
     Loopback binds accept loopback names unless told otherwise. Any other bind makes Parlance reachable
-    from other machines, with no authentication of its own, so it must name the Host headers it will
-    answer to: a server that accepts any Host header can be driven by any web page a user visits.
+    from other machines, so it must name the Host headers it will answer to: a server that accepts any
+    Host header can be driven by any web page a user visits. (Such a bind also needs `[auth]`:
+    `parlance._transport.http_auth.require_auth`.)
     """
     from parlance.errors import ConfigError
 
     if not allowed_hosts and bind not in LOOPBACK:
         raise ConfigError(
-            f"binding HTTP to {bind} exposes Parlance beyond this machine, with no authentication of its own",
+            f"binding HTTP to {bind} exposes Parlance beyond this machine",
             key="host.allowed_hosts",
             fix='list the Host headers clients use, e.g. allowed_hosts = ["mcp.example.com:8000"] (and '
                 "allowed_origins for browsers), put it behind an authenticating proxy, or bind 127.0.0.1",
@@ -171,8 +175,12 @@ def _event_store_per_session(server: Server[Any], events: MemoryEventStore) -> N
 async def serve_http(server: Server[Any], *, bind: str, port: int, security: tuple[list[HostRule], list[HostRule]],
                      max_sessions: int, session_idle_timeout_s: float, shutdown_grace_s: float,
                      stateless: bool = False, json_response: bool = False, sse_retry_ms: int = 0,
-                     deadline: StopDeadline | None = None) -> None:
+                     deadline: StopDeadline | None = None, auth: ResourceServer | None = None) -> None:
     """Serve streamable HTTP at http://{bind}:{port}/mcp behind `HttpGuard` until SIGTERM or SIGINT.
+
+    The layers, outermost first: `ReplicaFront` (probes, access log), `HttpGuard` (Host and Origin,
+    bodies, sessions, draining), with `auth` the `BearerGate` (tokens, scopes per tool) and the
+    protected-resource metadata routes, then the SDK's app.
 
     On a stop signal uvicorn stops accepting connections, lets the calls in flight finish for up to
     `shutdown_grace_s`, then exits the pack lifespans; the signal also arms `deadline`, if given, and
@@ -184,6 +192,7 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
     from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
 
     from parlance._transport.http_server import DrainingServer
+    from parlance._transport.replica import ReplicaFront
 
     hosts, origins = security
     # The guard checks Host and Origin exactly; the SDK's prefix check is switched off behind it.
@@ -193,13 +202,19 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
         session_idle_timeout=session_idle_timeout_s, stateless_http=stateless, json_response=json_response,
         event_store=events.for_session() if events else None, retry_interval=sse_retry_ms if events else None,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        custom_starlette_routes=auth.routes() if auth is not None else None,
     )
     if events is not None:
         _event_store_per_session(server, events)
-    guarded = HttpGuard(app, hosts=hosts, origins=origins, path=MCP_PATH, max_sessions=max_sessions,
-                        max_body_bytes=DEFAULT_MAX_REQUEST_BODY_SIZE)
-    config = uvicorn.Config(guarded, host=bind, port=port, log_config=None, log_level="warning", access_log=False,
+    guarded = HttpGuard(auth.protect(app, MCP_PATH) if auth is not None else app, hosts=hosts, origins=origins,
+                        path=MCP_PATH, max_sessions=max_sessions, max_body_bytes=DEFAULT_MAX_REQUEST_BODY_SIZE)
+    front = ReplicaFront(guarded, draining=lambda: guarded.draining)
+    config = uvicorn.Config(front, host=bind, port=port, log_config=None, log_level="warning", access_log=False,
                             lifespan="on", timeout_graceful_shutdown=2)
     logger.info("http.listening", extra={"url": f"http://{bind}:{port}{MCP_PATH}"})
-    await DrainingServer(config, guarded, shutdown_grace_s, getattr(server, "end_subscriptions", None),
-                         deadline).serve()
+    try:
+        await DrainingServer(config, guarded, shutdown_grace_s, getattr(server, "end_subscriptions", None),
+                             deadline).serve()
+    finally:
+        if auth is not None:
+            await auth.checker.aclose()
