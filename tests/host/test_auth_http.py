@@ -186,7 +186,9 @@ def test_no_token_is_401_with_where_to_get_one(served: Served) -> None:
     assert reply.status_code == 401
     assert challenge(reply) == {"scope": "parlance:read",
                                 "resource_metadata": f"{served.url}/.well-known/oauth-protected-resource/mcp"}
-    assert reply.json()["id"] == 1  # a JSON-RPC error too, for clients that read the body
+    # a JSON-RPC error too, for clients that read the body; its id is null: the body is not read before the
+    # token is checked (JSON-RPC 2.0 §5: null where the request was not read)
+    assert reply.json()["id"] is None and reply.json()["error"]["code"] == -32600
 
 
 @pytest.mark.parametrize("case", ["wrong_audience", "expired", "other_issuer", "no_audience", "unpublished_key",
@@ -218,20 +220,22 @@ def test_a_write_tool_needs_the_write_scope(served: Served) -> None:
     reply = post(served, read_only, call("note", 9))
     assert reply.status_code == 403
     params = challenge(reply)
-    assert params["error"] == "insufficient_scope" and params["scope"] == "parlance:write"
+    # the scopes granted and the one needed: a client that asks for exactly these keeps what it had
+    assert params["error"] == "insufficient_scope" and params["scope"] == "parlance:read parlance:write"
+    assert params["error_description"] == "this operation needs the scope parlance:write"
     assert reply.json()["id"] == 9
     # A read-only tool with the same token passes the gate (the SDK then asks for a session: 400, not 403).
     assert post(served, read_only, call("whoami")).status_code != 403
 
 
 def test_a_tool_scope_override_replaces_the_default(served: Served) -> None:
-    assert challenge(post(served, served.token(), call("wipe")))["scope"] == "parlance:admin"
+    assert challenge(post(served, served.token(), call("wipe")))["error_description"].endswith("scope parlance:admin")
     assert post(served, served.token("parlance:read parlance:admin"), call("wipe")).status_code != 403
 
 
 def test_every_request_needs_the_read_scope(served: Served) -> None:
     reply = post(served, served.token("parlance:write"), INITIALIZE)
-    assert reply.status_code == 403 and challenge(reply)["scope"] == "parlance:read"
+    assert reply.status_code == 403 and challenge(reply)["scope"] == "parlance:write parlance:read"
 
 
 # --- the happy path, both eras, through the SDK's client ---------------------------------------------
@@ -385,3 +389,50 @@ def test_auth_needs_a_public_url_and_resolves_env_references() -> None:
                              source="parlance.toml", environ={"IDP_SECRET": "x"})
     assert served is not None and served.checker.audience == "https://l10n.example/mcp"
     assert dict(served.policy.tools) == {"t_read": ("parlance:read",), "t_write": ("parlance:write",)}
+
+
+@pytest.mark.parametrize("header", [{"alg": ["RS256"]}, {"alg": "HS256"}, {"alg": "none"}, {"alg": "ES256"},
+                                    {"alg": "EdDSA"}])
+def test_a_token_whose_header_lies_is_401_never_a_500(served: Served, header: dict[str, object]) -> None:
+    """A forged header (a list for alg, a symmetric or another family's algorithm on the issuer's key) is a
+    refused token; before, some of these raised inside the checker and answered 500 with a logged trace."""
+    import base64
+    import json as json_module
+
+    real = served.token("parlance:read").split(".")
+    kid = json_module.loads(base64.urlsafe_b64decode(real[0] + "=" * (-len(real[0]) % 4)))["kid"]
+    forged = base64.urlsafe_b64encode(json_module.dumps({**header, "kid": kid, "typ": "JWT"}).encode()).decode()
+    reply = post(served, ".".join([forged.rstrip("="), real[1], real[2]]), INITIALIZE)
+    assert reply.status_code == 401 and challenge(reply)["error"] == "invalid_token"
+
+
+def test_a_request_without_a_token_closes_no_ones_session(tmp_path: Path) -> None:
+    """At the session cap, an initialize with no token is refused before room is made for it, so it cannot
+    evict another client's idle session (before, the guard made room first and the token was checked after)."""
+    write_fake_dist(tmp_path, "whoami", PACK)
+    port = free_port()
+    with running_authorization_server() as issuer:
+        (tmp_path / "parlance.toml").write_text(f'''
+[host]
+max_sessions = 1
+public_url = "http://127.0.0.1:{port}/mcp"
+[auth]
+issuer = "{issuer.url}"
+[packs]
+enabled = ["whoami"]
+''')
+        proc = start_server(tmp_path / "parlance.toml", port, {"PYTHONPATH": str(tmp_path)})
+        try:
+            served = Served(f"http://127.0.0.1:{port}", issuer, tmp_path / "unused.log")
+            token = served.token("parlance:read")
+            opened = post(served, token, INITIALIZE)
+            assert opened.status_code == 200, opened.text
+            session = opened.headers["mcp-session-id"]
+            for _ in range(2):
+                assert post(served, None, INITIALIZE).status_code == 401
+            still = post(served, token, {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                         **{"mcp-session-id": session})
+            assert still.status_code == 200, still.text
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)

@@ -38,9 +38,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from urllib.parse import urlsplit
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from parlance._user_files import PARSER_LIMITS, FileTooLarge, NotARegularFile, read_user_file, reason
 from parlance.errors import ConfigError
@@ -116,6 +117,19 @@ class AuthSettings(_Section):
     client_secret: str | None = Field(default=None, description="its secret: write ${env:NAME}")
     disabled_on_purpose: bool = Field(default=False, description="serve HTTP with no authentication even on a "
                                       "non-loopback bind (behind an authenticating proxy); logged at WARNING")
+
+    @field_validator("issuer", "introspection_url")
+    @classmethod
+    def _https(cls, value: str | None) -> str | None:
+        """The issuer's keys and the introspection secret travel over TLS, except to a loopback test server."""
+        if value is None or value.startswith("${env:"):
+            return value
+        parts = urlsplit(value)
+        loopback = parts.hostname in ("localhost", "127.0.0.1", "::1")
+        if parts.scheme != "https" and not (parts.scheme == "http" and loopback):
+            raise ValueError(f"{value!r}: use an https:// URL (http:// only to a loopback address), so the keys and "
+                             "the client secret cannot be read or changed on the way")
+        return value
 
 
 class _PacksSection(BaseModel):

@@ -51,6 +51,8 @@ short so that keys the issuer withdraws stop working soon after (they are refetc
 HTTP_TIMEOUT_S = 5.0
 ASYMMETRIC = frozenset({"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"})
 _CACHE_LIMIT = 10_000
+INTROSPECTIONS_AT_ONCE = 8
+"""Introspection requests in flight at once: what unknown opaque tokens can make the issuer answer."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class TokenChecker:
         self._jwks_uri: str | None = None
         self._fetching = anyio.Lock()
         self._introspected: dict[bytes, tuple[float, AccessToken | Refusal]] = {}
+        self._introspecting = anyio.CapacityLimiter(INTROSPECTIONS_AT_ONCE)
         self._accepted: dict[bytes, tuple[float, AccessToken]] = {}  # by the token's SHA-256: until when, what
 
     async def verify_token(self, token: str) -> AccessToken | None:
@@ -108,8 +111,7 @@ class TokenChecker:
                 return accepted[1]
             checked = await self._check_jwt(token)
             if isinstance(checked, AccessToken):
-                if len(self._accepted) >= _CACHE_LIMIT:
-                    self._accepted.clear()
+                _make_room(self._accepted)
                 until = time.time() + ACCEPTED_CACHE_S
                 if checked.expires_at is not None:
                     until = min(until, checked.expires_at + LEEWAY_S)
@@ -131,7 +133,7 @@ class TokenChecker:
         except jwt.InvalidTokenError:
             return Refusal("malformed", "the token is not a well-formed JWT")
         algorithm, kid = header.get("alg"), header.get("kid")
-        if algorithm not in ASYMMETRIC:
+        if not isinstance(algorithm, str) or algorithm not in ASYMMETRIC:
             return Refusal("algorithm", "the token is not signed with an asymmetric algorithm")
         key = await self._key(kid if isinstance(kid, str) else None)
         if key is None:
@@ -141,7 +143,7 @@ class TokenChecker:
         try:
             claims = jwt.decode(token, key=key.key, algorithms=[algorithm], audience=self.audience,
                                 issuer=self.issuer, leeway=LEEWAY_S,
-                                options={"require": ["exp", "iss", "aud"]})
+                                options={"require": ["exp", "iss", "aud", "sub"]})
         except jwt.ExpiredSignatureError:
             return Refusal("expired", "the token has expired")
         except jwt.ImmatureSignatureError:
@@ -154,6 +156,8 @@ class TokenChecker:
             return Refusal("claims", f"the token lacks the {exc.claim} claim")
         except jwt.InvalidTokenError:
             return Refusal("signature", "the token's signature does not verify")
+        except (jwt.PyJWTError, TypeError, ValueError):  # an algorithm of another family than its key's
+            return Refusal("algorithm", "the token's algorithm is not its key's")
         return _access_token(token, claims, self.audience)
 
     async def _key(self, kid: str | None) -> jwt.PyJWK | None:
@@ -221,9 +225,11 @@ class TokenChecker:
         cached = self._introspected.get(digest)
         if cached is not None and cached[0] > now:
             return _with_token(cached[1], token)
-        answer = await self._ask_introspection(token)
-        if len(self._introspected) >= _CACHE_LIMIT:
-            self._introspected.clear()
+        async with self._introspecting:  # unknown opaque tokens cannot flood the issuer
+            answer = await self._ask_introspection(token)
+        if isinstance(answer, Refusal) and answer.reason == "introspection_failed":
+            return answer  # the issuer was out of reach: asked again next time, not refused for 30 s
+        _make_room(self._introspected)
         until = now + INTROSPECTION_CACHE_S
         if isinstance(answer, AccessToken) and answer.expires_at is not None:
             until = min(until, now + max(0.0, answer.expires_at - time.time()))
@@ -253,7 +259,15 @@ class TokenChecker:
         audiences = claims.get("aud")
         if self.audience not in ([audiences] if isinstance(audiences, str) else audiences or []):
             return Refusal("audience", f"the token is not for this resource (audience {self.audience})")
+        if not isinstance(claims.get("sub"), str) or not claims["sub"]:
+            return Refusal("claims", "the token lacks the sub claim")  # every write is attributed to someone
         return _access_token(token, claims, self.audience)
+
+
+def _make_room(cache: dict[bytes, Any]) -> None:
+    """Drop the oldest entry of a full cache (dicts keep insertion order), keeping the answers still good."""
+    while len(cache) >= _CACHE_LIMIT:
+        del cache[next(iter(cache))]
 
 
 def _access_token(token: str, claims: dict[str, Any], audience: str) -> AccessToken:

@@ -61,6 +61,8 @@ class ScopePolicy:
 
     read: tuple[str, ...]
     tools: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    write: tuple[str, ...] = ()
+    """What a request that cannot be told needs: a POST whose body was not read, a tool not served."""
 
     @classmethod
     def build(cls, *, read_scopes: Iterable[str], write_scopes: Iterable[str], read_only: Mapping[str, bool],
@@ -69,15 +71,18 @@ class ScopePolicy:
         read, write = tuple(read_scopes), tuple(write_scopes)
         tools = {name: read if is_read_only else write for name, is_read_only in read_only.items()}
         tools.update({name: tuple(scopes) for name, scopes in overrides.items()})
-        return cls(read=read, tools=tools)
+        return cls(read=read, tools=tools, write=write)
 
-    def needed(self, message: Any) -> tuple[str, ...]:
+    def needed(self, method: str, message: Any) -> tuple[str, ...]:
+        """The scopes a request needs: a tool's for a call of it; the write scopes where the request cannot
+        be told (a POST whose body was not read, a tool not served: fail closed); else the read scopes."""
+        if method == "POST" and message is None:
+            return self.write or self.read
         if getattr(message, "method", None) == "tools/call":
             params = getattr(message, "params", None) or {}
             name = params.get("name") if isinstance(params, dict) else None
-            if isinstance(name, str) and name in self.tools:
-                return self.tools[name]
-        return self.read  # an unknown tool reaches the SDK, which says so
+            return self.tools.get(name, self.write or self.read) if isinstance(name, str) else self.write or self.read
+        return self.read
 
     @property
     def known(self) -> list[str]:
@@ -133,32 +138,51 @@ class BearerGate:
         self.path = path
         self.metadata_url = metadata_url
 
+    async def authenticate(self, scope: Scope, send: Send) -> bool:
+        """Whether the request carries a valid token (put on the scope as the SDK expects it); when not,
+        answer 401 and say False. `HttpGuard` asks this first, before it reads a body or makes room for
+        a session, so a request without a valid token can neither close another's session nor learn how
+        its body parses."""
+        token = _bearer_token(scope["headers"])
+        if token is None:
+            needed = self.policy.read
+            await self._refuse(send, 401, None, "Unauthorized: this server needs an OAuth access token",
+                               [("scope", " ".join(needed))] if needed else [])
+            return False
+        try:
+            checked = await self.checker.check(token)
+        except Exception as exc:  # a token that makes a checker fail is refused, never a 500 with a trace
+            logger.warning("auth.token_check_failed", extra={"error": exc.__class__.__name__})
+            checked = Refusal("unreadable", "the token cannot be read")
+        if isinstance(checked, Refusal):
+            logger.info("auth.token_refused", extra={"reason": checked.reason})
+            await self._refuse(send, 401, None, f"Unauthorized: {checked.description}",
+                               [("error", "invalid_token"), ("error_description", checked.description)])
+            return False
+        scope["user"] = AuthenticatedUser(checked)
+        scope["auth"] = AuthCredentials(checked.scopes)
+        return True
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("path") != self.path or scope.get(INTERNAL):
             await self.app(scope, receive, send)  # the guard's own requests carry the session owner's user
             return
+        user = scope.get("user")
+        if not isinstance(user, AuthenticatedUser) and not await self.authenticate(scope, send):
+            return
+        checked = scope["user"].access_token
         message = scope.get(PARSED_MESSAGE)
-        needed = self.policy.needed(message)
-        token = _bearer_token(scope["headers"])
-        if token is None:
-            await self._refuse(send, 401, message, "Unauthorized: this server needs an OAuth access token",
-                               [("scope", " ".join(needed))] if needed else [])
-            return
-        checked = await self.checker.check(token)
-        if isinstance(checked, Refusal):
-            logger.info("auth.token_refused", extra={"reason": checked.reason})
-            await self._refuse(send, 401, message, f"Unauthorized: {checked.description}",
-                               [("error", "invalid_token"), ("error_description", checked.description)])
-            return
+        needed = self.policy.needed(scope["method"], message)
         if any(s not in checked.scopes for s in needed):
             description = f"this operation needs the scope{'s' if len(needed) > 1 else ''} {' '.join(needed)}"
             logger.info("auth.insufficient_scope", extra={"subject": checked.subject, "needed": " ".join(needed)})
+            # the scopes granted and the ones needed: a client that asks for exactly what it is told
+            # keeps what it could already do (the spec's step-up)
+            asked = " ".join(dict.fromkeys([*checked.scopes, *needed]))
             await self._refuse(send, 403, message, f"Forbidden: {description}",
-                               [("error", "insufficient_scope"), ("scope", " ".join(needed)),
+                               [("error", "insufficient_scope"), ("scope", asked),
                                 ("error_description", description)])
             return
-        scope["user"] = AuthenticatedUser(checked)
-        scope["auth"] = AuthCredentials(checked.scopes)
         await self.app(scope, receive, send)
 
     async def _refuse(self, send: Send, status: int, message: Any, text: str,

@@ -37,6 +37,8 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+Authenticate = Callable[[Scope, Send], Awaitable[bool]]
+"""Whether a request may go on (answering it itself when not)."""
 
 SESSION_HEADER = b"mcp-session-id"
 PARSED_MESSAGE = "parlance.jsonrpc"
@@ -120,8 +122,11 @@ class HttpGuard:
     """ASGI middleware in front of the SDK's streamable HTTP app (see the module docstring)."""
 
     def __init__(self, app: ASGIApp, *, hosts: list[HostRule], origins: list[HostRule], path: str,
-                 max_sessions: int, max_body_bytes: int) -> None:
+                 max_sessions: int, max_body_bytes: int, authenticate: Authenticate | None = None) -> None:
         self.app = app
+        self.authenticate = authenticate
+        """Asked first for every request to the endpoint (`http_auth.BearerGate.authenticate`): one it
+        refuses is answered there, before a body is read or a session is made room for."""
         self.hosts = hosts
         self.origins = origins
         self.path = path
@@ -148,6 +153,8 @@ class HttpGuard:
         if self.draining:
             await _respond(send, 503, _error_body("Service Unavailable: the server is shutting down"),
                            extra=[(b"retry-after", b"5"), (b"connection", b"close")])
+            return
+        if self.authenticate is not None and not await self.authenticate(scope, send):
             return
         session_id = headers.get(SESSION_HEADER)
         if scope["method"] == "POST":

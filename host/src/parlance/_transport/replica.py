@@ -54,7 +54,9 @@ class ReplicaFront:
             else:
                 await self.app(scope, receive, watch)
         finally:
-            fields = {"method": scope["method"], "path": path[:200], "status": status or None,
+            # a path is the client's: its control characters escaped, so it cannot start a forged log line
+            fields = {"method": scope["method"], "path": path[:200].encode("unicode_escape").decode("ascii"),
+                      "status": status or None,
                       "duration_ms": round((time.perf_counter() - started) * 1000, 3)}
             user = scope.get("user")
             token = getattr(user, "access_token", None)

@@ -206,8 +206,10 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
     )
     if events is not None:
         _event_store_per_session(server, events)
-    guarded = HttpGuard(auth.protect(app, MCP_PATH) if auth is not None else app, hosts=hosts, origins=origins,
-                        path=MCP_PATH, max_sessions=max_sessions, max_body_bytes=DEFAULT_MAX_REQUEST_BODY_SIZE)
+    gate = auth.protect(app, MCP_PATH) if auth is not None else None
+    guarded = HttpGuard(gate or app, hosts=hosts, origins=origins, path=MCP_PATH, max_sessions=max_sessions,
+                        max_body_bytes=DEFAULT_MAX_REQUEST_BODY_SIZE,
+                        authenticate=gate.authenticate if gate is not None else None)
     front = ReplicaFront(guarded, draining=lambda: guarded.draining)
     config = uvicorn.Config(front, host=bind, port=port, log_config=None, log_level="warning", access_log=False,
                             lifespan="on", timeout_graceful_shutdown=2)
