@@ -34,7 +34,7 @@ from typing import Any
 import anyio
 import httpx
 
-from http_modes import BenchmarkFailed, Mode, Record, Server, Worker, measure_batch, run_batch
+from http_modes import BenchmarkFailed, Mode, Record, Server, Worker, alternated, run_batch
 from i18n_stdio import percentile
 from reporting import publish
 
@@ -72,14 +72,7 @@ async def measure(folder: Path, issuer: Any, seconds: float, rounds: int, worker
                         worker.headers["Authorization"] = f"Bearer {token}"
                     await worker.open()
                 await run_batch(workers[name], WARMUP_S)  # the jwt server fetches the issuer's keys here
-            records = {name: Record() for name in servers}
-            names = list(servers)
-            for round_number in range(rounds):
-                for name in names if round_number % 2 == 0 else names[::-1]:
-                    await measure_batch(servers[name], workers[name], seconds, records[name])
-                    if servers[name].process.poll() is not None:
-                        raise servers[name].fail(f"exited with status {servers[name].process.returncode}")
-            return records
+            return await alternated(servers, workers, seconds, rounds)
         finally:
             for client in clients.values():
                 await client.aclose()

@@ -303,6 +303,21 @@ async def measure_batch(server: Server, workers: list[Worker], seconds: float, r
     record.calls += calls
 
 
+async def alternated(servers: dict[str, Server], workers: dict[str, list[Worker]], seconds: float,
+                     rounds: int) -> dict[str, Record]:
+    """`rounds` batches of `seconds` per server, the order rotated each round (so no server is always
+    measured first or after the same one), each server checked to be alive after its batch."""
+    records = {name: Record() for name in servers}
+    names = list(servers)
+    for round_number in range(rounds):
+        shift = round_number % len(names)
+        for name in names[shift:] + names[:shift]:
+            await measure_batch(servers[name], workers[name], seconds, records[name])
+            if servers[name].process.poll() is not None:
+                raise servers[name].fail(f"exited with status {servers[name].process.returncode}")
+    return records
+
+
 async def measure(folder: Path, seconds: float, rounds: int, workers_per_mode: int) -> dict[str, Record]:
     servers = {mode.name: Server(mode, folder / mode.name) for mode in MODES}
     try:
@@ -317,15 +332,7 @@ async def measure(folder: Path, seconds: float, rounds: int, workers_per_mode: i
                 for worker in workers[name]:
                     await worker.open()
                 await run_batch(workers[name], WARMUP_S)
-            records = {name: Record() for name in servers}
-            names = list(servers)
-            for round_number in range(rounds):
-                shift = round_number % len(names)
-                for name in names[shift:] + names[:shift]:
-                    await measure_batch(servers[name], workers[name], seconds, records[name])
-                    if servers[name].process.poll() is not None:
-                        raise servers[name].fail(f"exited with status {servers[name].process.returncode}")
-            return records
+            return await alternated(servers, workers, seconds, rounds)
         finally:
             for client in clients.values():
                 await client.aclose()
