@@ -101,6 +101,8 @@ async def test_every_list_pages_to_its_end_and_no_further(tmp_path: Path) -> Non
                     break
             assert len(seen) == total and pages == 3, (tool, field, pages)  # the longest list sets the pages
             assert "INVALID_ARGUMENTS" in await _error(client, tool, {"limit": 3, "cursor": "bm90LWEtY3Vyc29y"})
+        for glob in ("src/[z-a].tsx", "*a" * 40):  # a client's glob that is not one, or past the limits
+            assert (await _error(client, "i18n_hardcoded", {"paths": [glob]})).startswith("INVALID_ARGUMENTS")
 
 
 async def test_columns_count_characters_and_the_extraction_replaces_the_right_bytes(tmp_path: Path) -> None:

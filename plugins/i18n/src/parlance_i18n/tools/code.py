@@ -109,7 +109,8 @@ async def hardcoded(args: HardcodedInput, ctx: I18nContext) -> HardcodedOutput:
     project = await loop.project_of(ctx)
     root = loop.root_of(ctx)
     entries = _entries(ctx, project)
-    wanted = [glob_regex(g) for g in args.paths or []]
+    with domain_or_argument_errors:  # a glob past the limits, or not one: a sentence naming it
+        wanted = [glob_regex(g) for g in args.paths or []]
 
     def run() -> tuple[list[HardcodedView], list[Scanned]]:
         views: list[HardcodedView] = []

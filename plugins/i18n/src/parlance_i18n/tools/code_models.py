@@ -62,7 +62,7 @@ class UsageOutput(BaseModel):
 
 
 class HardcodedInput(BaseModel):
-    paths: list[str] | None = Field(None, description="Only files these globs match (relative to parlance.toml), "
+    paths: list[str] | None = Field(None, max_length=50, description="Only files these globs match (relative to parlance.toml), "
                                                       "within the configured sources.")
     limit: int = Field(100, ge=1, le=1000, description="Most strings on one page.")
     cursor: str | None = _CURSOR
