@@ -22,7 +22,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["GitIgnore", "SourceFile", "glob_regex", "source_files"]
@@ -114,7 +114,7 @@ def _static_folder(glob: str) -> str:
     return "/".join(parts)
 
 
-@cache
+@lru_cache(maxsize=1024)  # globs come from clients too: a bounded cache
 def glob_regex(glob: str, *, anchored: bool = True) -> re.Pattern[str]:
     """A client's or a config's glob (shell syntax, `{a,b}` included) as a regular expression over
     `/`-separated relative paths. A ValueError names the glob when it is no path pattern: a range whose
