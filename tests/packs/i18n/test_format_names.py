@@ -28,8 +28,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
 }
 """(module, name) -> why it may name a format."""
 
-MAPPING_MODULES = {"code/frameworks/registry.py": "the one place that tells a framework from its catalogs' format"}
-"""Modules whose job is to name formats, with why."""
 FRAMEWORK_NAMES = frozenset(framework_names)
 """In the code scanner (`code/`), `i18next`, `android` and `formatjs` name frameworks, another namespace
 that shares three words with the formats'."""
@@ -54,8 +52,6 @@ def test_no_module_outside_formats_names_a_format() -> None:
     found = []
     for path in modules():
         module = path.relative_to(PACKAGE).as_posix()
-        if module in MAPPING_MODULES:
-            continue
         for line, name in named_formats(ast.parse(path.read_text(encoding="utf-8"))):
             if module.startswith("code/") and name in FRAMEWORK_NAMES:
                 continue

@@ -63,6 +63,8 @@ def _one_string(value: Value) -> str:
 class ArbFormat(CatalogFormat):
     """Flutter Application Resource Bundle: flat ICU messages with `@key` metadata."""
 
+    frameworks = ("flutter",)
+
     def new_file(self, tag: LocaleTag, source_tag: LocaleTag, template: Template | None) -> bytes:
         """`{"@@locale": ...}` spelled as Flutter's gen-l10n names the file (`pt_BR`): the translation
         files carry no `@key` metadata, which lives in the template."""

@@ -348,6 +348,11 @@ class CatalogFormat(ABC):
     `values` beside `values-ru`): a path's `values-{locale}` matches it too (as the source locale),
     and a new locale's file goes in `<folder>-<spelling>` beside it."""
 
+    frameworks: ClassVar[tuple[str, ...]] = ()
+    """The frameworks whose code calls this format's catalogs (`code.frameworks.registry` names them):
+    how `[[packs.i18n.sources]]` without a `framework` is read. Where several share a format (gettext
+    PO: Django and plain gettext), the one whose marker file the project has wins, else the last."""
+
     base_file_separator: ClassVar[str | None] = None
     """Where the default locale's file is the others' name without `<separator><spelling>` (a Java
     bundle's `messages.properties` beside `messages_ru.properties`): a path's `messages_{locale}.properties`

@@ -111,6 +111,8 @@ class IcuMessages(TextMessages[str]):
 class IcuJsonFormat(CatalogFormat):
     """FormatJS / react-intl JSON: flat, nested or extracted; ICU messages."""
 
+    frameworks = ("formatjs",)
+
     def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> IcuMessages:
         document = JsonDocument(data, limits)
         root = document.object_root('an icu-json catalog is one JSON object of messages '

@@ -1,11 +1,14 @@
-"""The registry of frameworks: one line per framework, the one place that maps names to modules and
-tells a framework from a catalog's format. Nothing here imports a framework: `get` loads one on first use.
+"""The registry of frameworks: one line per framework, the one place that maps names to modules. Which
+framework a catalog's format means is the format's to say (`CatalogFormat.frameworks`), asked by `guess`.
+Nothing here imports a framework: `framework_class` loads one on first use.
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, NamedTuple
+
+from parlance_i18n import formats
 
 if TYPE_CHECKING:
     from parlance_i18n.code.frameworks.base import Framework
@@ -20,32 +23,24 @@ class Registered(NamedTuple):
     """Its `framework = "..."` name in parlance.toml."""
     target: str
     """"module:Class" under `parlance_i18n.code.frameworks`."""
-    formats: tuple[str, ...]
-    """The catalog formats its catalogs come in, the first its own: how a framework is told when
-    `sources` names none (the catalog's format, then `marker`)."""
     marker: str = ""
     """A file at the project's root that says this framework where its formats are shared (Django's
     `manage.py` among gettext projects)."""
 
 
-def _line(name: str, target: str, formats: str, marker: str = "") -> Registered:
-    return Registered(name, target, tuple(formats.split()), marker)
-
-
 REGISTRY = (
-    #     name         module:Class                        catalog formats                     marker
-    _line("i18next",   "i18next:I18next",                  "i18next"),
-    _line("formatjs",  "formatjs:FormatJS",                "icu-json"),
-    _line("django",    "django:Django",                    "po",                               "manage.py"),
-    _line("gettext",   "gettext:Gettext",                  "po"),
-    _line("android",   "android:Android",                  "android"),
-    _line("apple",     "apple:Apple",                      "xcstrings apple-strings stringsdict"),
-    _line("flutter",   "flutter:Flutter",                  "arb"),
-    _line("rails",     "rails:Rails",                      "yaml"),
-    _line("java",      "java:Java",                        "properties"),
+    #          name         module:Class              marker
+    Registered("i18next",   "i18next:I18next"),
+    Registered("formatjs",  "formatjs:FormatJS"),
+    Registered("django",    "django:Django",          "manage.py"),
+    Registered("gettext",   "gettext:Gettext"),
+    Registered("android",   "android:Android"),
+    Registered("apple",     "apple:Apple"),
+    Registered("flutter",   "flutter:Flutter"),
+    Registered("rails",     "rails:Rails"),
+    Registered("java",      "java:Java"),
 )
-"""Every framework. Where several share a format (`po`), the one whose `marker` the project has
-wins, else the last line claiming the format."""
+"""Every framework. Which catalogs each calls is the formats' to say (`CatalogFormat.frameworks`)."""
 
 FRAMEWORK_NAMES = tuple(line.name for line in REGISTRY)
 _BY_NAME = {line.name: line for line in REGISTRY}
@@ -62,9 +57,15 @@ def framework_class(name: str) -> type[Framework]:
 
 
 def guess(catalog_format: str | None, has_file: set[str]) -> str | None:
-    """The framework a catalog of `catalog_format` is used by, where the format tells; `has_file`
-    holds the markers the project's root has. None when no framework's catalogs come in it."""
-    claiming = [line for line in REGISTRY if catalog_format in line.formats]
+    """The framework a catalog of the format named `catalog_format` is used by, as the format says
+    (`CatalogFormat.frameworks`); `has_file` holds the markers the project's root has. Where several
+    frameworks share the format, the one whose marker is there, else the last without one. None when
+    no framework's catalogs come in it."""
+    try:
+        named = formats.get(catalog_format).frameworks if catalog_format is not None else ()
+    except KeyError:
+        return None
+    claiming = [_BY_NAME[name] for name in named if name in _BY_NAME]
     for line in claiming:
         if line.marker and line.marker in has_file:
             return line.name

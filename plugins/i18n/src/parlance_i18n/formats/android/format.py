@@ -289,6 +289,8 @@ _ARRAY_INDEX = re.compile(r"\[\d+\]")
 class AndroidFormat(CatalogFormat):
     """`res/values*/strings.xml`, as aapt2 reads it."""
 
+    frameworks = ("android",)
+
     default_folder = "values"
     layout_folders = frozenset({"res"})
     placeholder_pattern = printf_placeholders()

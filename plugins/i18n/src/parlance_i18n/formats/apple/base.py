@@ -19,6 +19,8 @@ SIMPLE_FORMAT = re.compile(r"(?:[^%]|%%|%(?:[1-9][0-9]{0,2}\$)?(?:@|(?:l|ll|q|z)
 class AppleFormat(CatalogFormat):
     """The base of `.strings`, `.stringsdict` and `.xcstrings`: Apple format strings."""
 
+    frameworks = ("apple",)
+
     placeholder_pattern = printf_placeholders(r"%(?:\d+\$)?#@[^@]+@")
     layout_folders = frozenset({"lproj"})
 

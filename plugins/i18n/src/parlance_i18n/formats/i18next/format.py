@@ -84,6 +84,8 @@ class I18nextFormat(CatalogFormat):
     """i18next JSON v4 files, flat or nested (`locales/de/translation.json`); a plural's forms are keys
     of their own (`groups`)."""
 
+    frameworks = ("i18next",)
+
     placeholder_pattern = re.compile(r"\{\{[^{}]+\}\}|\$t\([^()]*\)")
 
     def read(self, data: bytes, tag: LocaleTag, limits: ReadLimits = DEFAULT_READ_LIMITS) -> I18nextMessages:

@@ -352,6 +352,8 @@ def _forms_problem(key: str, line: int | None, count: int, nplurals: int) -> Pro
 class PoFormat(CatalogFormat):
     """gettext PO and POT files (see the module docstring)."""
 
+    frameworks = ("django", "gettext")
+
     placeholder_pattern = printf_placeholders(r"%\([^()]+\)[-#0+]*\d*(?:\.\d+)?[a-zA-Z]")
     plural_forms = True
     source_is_key = True

@@ -632,6 +632,8 @@ class PropertiesFormat(CatalogFormat):
     `always-messageformat`: the application formats every message with MessageFormat (Jenkins'
     localizer, Spring's `alwaysUseMessageFormat`), so `''` prints one apostrophe in every message."""
 
+    frameworks = ("java",)
+
     base_file_separator = "_"  # ResourceBundle's base name: messages.properties is the root bundle
 
     def __init__(self, syntax: str | None = None) -> None:

@@ -327,6 +327,8 @@ def _read(data: bytes, tag: LocaleTag, limits: ReadLimits) -> YamlMessages:
 class YamlFormat(CatalogFormat):
     """Rails i18n and i18n-js YAML (`config/locales/pt-BR.yml`)."""
 
+    frameworks = ("rails",)
+
     placeholder_pattern = re.compile(r"%\{[^{}]+\}|%<[^<>]+>[a-zA-Z]")
     plural_forms = True
 
