@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,26 @@ def fake_dists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     rescan_installed()
     for name in [m for m in sys.modules if m.startswith("fake_pack_")]:
         del sys.modules[name]
+
+
+@pytest.fixture(scope="session")
+def postgres_url(tmp_path_factory: pytest.TempPathFactory):
+    """A real PostgreSQL for this test session (`tests.postgres`): the URL of its `postgres` database.
+    Tests that need a clean database take `fresh_database(postgres_url)`. Required under CI."""
+    import os
+
+    from tests.postgres import postgres_available, start_postgres
+
+    if not postgres_available():
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL (initdb, pg_ctl) is not installed: .ci/run installs it")
+        pytest.skip("PostgreSQL (initdb, pg_ctl) is not installed")
+    # Not under pytest's temporary folder: as root, the cluster runs as `postgres`, which must reach it.
+    folder = Path(tempfile.mkdtemp(prefix="parlance-pg-"))
+    folder.chmod(0o755)
+    server = start_postgres(folder / "cluster")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)

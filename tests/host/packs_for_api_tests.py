@@ -400,7 +400,7 @@ class OlderMinorApiPack(ToolsOnlyPack):
 
 
 class NewerMinorApiPack(ToolsOnlyPack):
-    PARLANCE_HOST_API = "1.2"
+    PARLANCE_HOST_API = "1.3"
 
 
 # --- installed as a fake distribution for the stdio and HTTP tests -----------------------------------------

@@ -180,7 +180,7 @@ def test_unknown_tables_and_keys_are_warnings_with_a_did_you_mean(clean_env: Pat
     assert "did you mean 'enabled'?" in warned["packs.enable"]
     assert "did you mean [tools]?" in warned["tool"]
     assert "did you mean 'paths'?" in warned["language_packs.path"]
-    assert "the tables are [host], [auth], [packs], [tools], [language_packs]" in warned["frobnicate"]
+    assert "the tables are [host], [auth], [state], [packs], [tools], [language_packs]" in warned["frobnicate"]
     assert config.host.log_level == "INFO" and config.packs_enabled is None  # the unknown keys were left out
 
 

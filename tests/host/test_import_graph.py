@@ -223,9 +223,9 @@ LAYERS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     "parlance": [
         ("foundation", ("parlance.errors", "parlance.content", "parlance.types", "parlance.schemas",
                         "parlance.logs", "parlance.installed", "parlance._user_files", "parlance.config",
-                        "parlance.path_patterns")),
+                        "parlance.path_patterns", "parlance.writes")),
         ("pack API", ("parlance", "parlance.context", "parlance.hookspecs", "parlance.language_packs",
-                      "parlance.registry", "parlance.pack_settings")),
+                      "parlance.registry", "parlance.pack_settings", "parlance._state")),
         ("host", ("parlance.packs", "parlance.host")),
         ("MCP server", ("parlance.server", "parlance.request_backend", "parlance.notifications",
                         "parlance.questions")),

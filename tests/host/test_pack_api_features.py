@@ -568,9 +568,9 @@ async def test_2026_announcements_reach_listen_streams() -> None:
 async def test_a_pack_for_an_older_minor_api_loads_and_a_newer_minor_is_incompatible() -> None:
     packs = load_packs(config_from_dict({}), plugins={"older": OlderMinorApiPack(), "newer": NewerMinorApiPack()})
     states = {r.name: (r.state, r.error) for r in packs.records}
-    assert HOST_API == "1.1"  # the versions below are this host's neighbours
+    assert HOST_API == "1.2"  # the versions below are this host's neighbours
     assert states == {"older": ("loaded", None),
-                      "newer": ("incompatible", "pack needs host API 1.2, this host provides 1.1")}
+                      "newer": ("incompatible", "pack needs host API 1.3, this host provides 1.2")}
     async with connect({"older": OlderMinorApiPack()}) as client:
         served = await client.call_tool("ping", {})
     assert served.structured_content == {"note": "pong"}

@@ -17,12 +17,13 @@ from parlance.hookspecs import PackSpec
 def test_public_names_are_frozen() -> None:
     assert parlance.__all__ == [
         "HOST_API", "Announcements", "ArgumentProblem", "Audio", "ClientInfo", "Complete", "ConfigError", "Content",
-        "DemoStep", "ElicitationFailed", "ElicitationUnavailable", "Elicited", "EmbeddedResource", "Image",
+        "DemoStep", "ElicitationFailed", "ElicitationUnavailable", "Elicited", "EmbeddedResource", "FileChange",
+        "HistoryPage", "Image",
         "LanguagePack", "LanguagePacks", "LogLevel", "PackError", "ParlanceError", "Principal", "PromptMessage",
         "RegisterCommand",
         "RegisterDemo", "RegisterPrompt", "RegisterResource", "RegisterTool", "ResourceLink", "Root", "Sampled",
-        "SamplingFailed", "SamplingMessage", "SamplingUnavailable", "Text", "ToolContext", "ToolError",
-        "ToolNameCollision", "ToolResult", "__version__", "flatten", "hookimpl", "input_schema_for",
+        "SamplingFailed", "SamplingMessage", "SamplingUnavailable", "SharedWrite", "Text", "ToolContext", "ToolError",
+        "ToolNameCollision", "ToolResult", "Write", "WriteRecord", "__version__", "flatten", "hookimpl", "input_schema_for",
     ]
 
 
@@ -47,6 +48,7 @@ def test_hooks_are_frozen_and_documented() -> None:
         "parlance_register_commands": ["register"],
         "parlance_setup_hints": ["settings"],
         "parlance_register_demo": ["register"],
+        "parlance_shared_write": ["state", "change"],
     }
     assert all(inspect.getdoc(getattr(PackSpec, name)) for name in hooks)
 
@@ -57,7 +59,8 @@ def test_tool_context_surface() -> None:
                "announce"}  # instance attributes
     assert public == {"pack", "name", "settings", "state", "session_state", "logger", "language_packs", "announce",
                       "protocol_version", "client", "can_sample", "can_elicit", "session_persists", "report_progress",
-                      "log", "sample", "elicit", "list_roots", "close_stream", "principal"}
+                      "log", "sample", "elicit", "list_roots", "close_stream", "principal", "write", "history",
+                      "shared_state"}
 
 
 def test_importing_parlance_loads_no_pack_and_no_mcp() -> None:

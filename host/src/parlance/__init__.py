@@ -10,6 +10,7 @@ also use `parlance.testing`); everything in `__all__` is public and frozen by
     Text, Image, Audio, ...             content blocks for mixed tool results and prompt messages
     Elicited, Complete, Announcements   answers to `ctx.elicit`, completion callbacks, change notifications
     Principal                           who a request acts for (`ctx.principal`, from its OAuth token)
+    Write, FileChange, WriteRecord, ... coordinated, logged, retry-safe writes (`ctx.write()`, `ctx.history()`)
     LanguagePacks, LanguagePack         the language packs a pack sees, and one of them
     flatten, input_schema_for           JSON Schemas shaped as the host advertises them
     ParlanceError, ToolError, ...       the host's exception tree (`parlance.errors`)
@@ -50,6 +51,8 @@ from parlance.types import (
     ToolResult,
 )
 
+from parlance.writes import FileChange, HistoryPage, SharedWrite, Write, WriteRecord
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -66,6 +69,8 @@ __all__ = [
     "ElicitationUnavailable",
     "Elicited",
     "EmbeddedResource",
+    "FileChange",
+    "HistoryPage",
     "Image",
     "LanguagePack",
     "LanguagePacks",
@@ -85,11 +90,14 @@ __all__ = [
     "SamplingFailed",
     "SamplingMessage",
     "SamplingUnavailable",
+    "SharedWrite",
     "Text",
     "ToolContext",
     "ToolError",
     "ToolNameCollision",
     "ToolResult",
+    "Write",
+    "WriteRecord",
     "__version__",
     "flatten",
     "hookimpl",

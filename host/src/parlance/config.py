@@ -132,6 +132,24 @@ class AuthSettings(_Section):
         return value
 
 
+class StateSettings(_Section):
+    """`[state]`: where replicas share what must be shared (`parlance._state`). Without `url`, everything
+    stays in this process (the embedded default)."""
+
+    url: str | None = Field(default=None, description="postgresql://user@host/db of the shared engine: write "
+                            "locks, the write log, idempotency keys, change notifications, requestState keys and "
+                            "resumable streams; write ${env:NAME} to keep the password out of the file")
+
+    @field_validator("url")
+    @classmethod
+    def _postgres(cls, value: str | None) -> str | None:
+        if value is None or value.startswith("${env:"):
+            return value
+        if urlsplit(value).scheme not in ("postgresql", "postgres"):
+            raise ValueError("[state] url names a PostgreSQL database: postgresql://user@host:5432/name")
+        return value
+
+
 class _PacksSection(BaseModel):
     model_config = ConfigDict(extra="allow")  # the extra keys are the per-pack tables
     enabled: list[str] | None = None
@@ -151,12 +169,14 @@ class _LanguagePacksSection(_Section):
 class _File(_Section):
     host: HostSettings = HostSettings()
     auth: AuthSettings | None = None
+    state: StateSettings = StateSettings()
     packs: _PacksSection = _PacksSection()
     tools: _ToolsSection = _ToolsSection()
     language_packs: _LanguagePacksSection = _LanguagePacksSection()
 
 
-_SECTIONS: dict[str, type[BaseModel]] = {"host": HostSettings, "auth": AuthSettings, "packs": _PacksSection,
+_SECTIONS: dict[str, type[BaseModel]] = {"host": HostSettings, "auth": AuthSettings, "state": StateSettings,
+                                         "packs": _PacksSection,
                                          "tools": _ToolsSection, "language_packs": _LanguagePacksSection}
 
 
@@ -245,6 +265,8 @@ class Config:
     host: HostSettings = field(default_factory=HostSettings)
     auth: AuthSettings | None = None
     """`[auth]` as written (None without the table); `${env:...}` references still unresolved."""
+    state: StateSettings = field(default_factory=StateSettings)
+    """`[state]` as written; `${env:...}` references still unresolved (`resolved_state_url`)."""
     packs_enabled: list[str] | None = None
     packs_disabled: list[str] = field(default_factory=list)
     packs_autoload: bool = True
@@ -315,6 +337,7 @@ class Config:
             "source": self.source,
             "host": self.host.model_dump(),
             **({"auth": _mask("auth", self.auth.model_dump())} if self.auth is not None else {}),
+            **({"state": {"url": _state_url_shown(self.state.url)}} if self.state.url is not None else {}),
             "packs": {
                 "enabled": self.packs_enabled,
                 "disabled": self.packs_disabled,
@@ -394,7 +417,7 @@ def config_from_dict(raw: dict[str, Any], *, path: Path | None = None, env: Host
         first = exc.errors()[0]
         key = ".".join(str(p) for p in first["loc"])
         fix = (
-            "remove it (known sections: host, auth, packs, tools, language_packs)"
+            "remove it (known sections: host, auth, state, packs, tools, language_packs)"
             if first["type"] == "extra_forbidden"
             else "see the configuration reference in the README"
         )
@@ -415,6 +438,7 @@ def config_from_dict(raw: dict[str, Any], *, path: Path | None = None, env: Host
         path=path,
         host=parsed.host,
         auth=parsed.auth,
+        state=parsed.state,
         packs_enabled=parsed.packs.enabled,
         packs_disabled=parsed.packs.disabled,
         packs_autoload=parsed.packs.autoload,
@@ -485,6 +509,17 @@ def missing_path_warning(source: str, key: str, written: str, resolved: Path) ->
     close = did_you_mean(resolved.name, siblings)
     return ConfigWarning(source, key, f"{where} does not exist",
                          close or "create it, or correct the path: a relative one starts at this file's folder")
+
+
+def _state_url_shown(url: str) -> str:
+    """`[state] url` as `config show` prints it: a reference as written, a literal URL without its password."""
+    if url.startswith("${env:"):
+        return url
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    return parts._replace(netloc=netloc).geturl()
 
 
 def _mentions_env(value: Any) -> bool:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Sequence
-from typing import Any, Generic, Protocol
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any, Generic, Protocol
 
 from pydantic import BaseModel
 from typing_extensions import TypeVar  # `default=` (PEP 696) before Python 3.13
@@ -18,6 +19,10 @@ from parlance.content import LogLevel
 from parlance.language_packs import LanguagePacks
 from parlance.schemas import form_schema_for
 from parlance.types import ClientInfo, Elicited, Principal, Root, Sampled, SamplingMessage
+from parlance.writes import HistoryPage, Write
+
+if TYPE_CHECKING:
+    from parlance._state.engine import StateEngine
 
 __all__ = ["Announcements", "AnnouncementSink", "ContextBackend", "SettingsT", "StateT", "ToolContext"]
 
@@ -127,6 +132,9 @@ class ToolContext(Generic[SettingsT, StateT]):
         logger: a stderr logger for this pack. Never log tool arguments or results.
         language_packs: the language packs this pack may use (`for_language(tag)`, `resolve(path, tag)`).
         announce: change notifications for clients (`resource_updated(uri)`, `resources_changed()`).
+
+    Writes on a user's behalf go through `write()` (coordinated, logged, safe to retry: `parlance.writes`);
+    `history()` reads the write log of a shared engine.
     """
 
     def __init__(
@@ -140,6 +148,7 @@ class ToolContext(Generic[SettingsT, StateT]):
         backend: ContextBackend,
         language_packs: LanguagePacks | None = None,
         announce: Announcements | None = None,
+        state_engine: StateEngine | None = None,
     ) -> None:
         self.pack = pack
         self.name = name
@@ -149,6 +158,7 @@ class ToolContext(Generic[SettingsT, StateT]):
         self.language_packs = language_packs if language_packs is not None else LanguagePacks(pack, [])
         self.announce = announce if announce is not None else Announcements()
         self._backend = backend
+        self._engine = state_engine
 
     @functools.cached_property
     def logger(self) -> logging.Logger:  # looked up on first use: most calls never log
@@ -173,6 +183,41 @@ class ToolContext(Generic[SettingsT, StateT]):
         token's scopes against the tool's before the call reached the pack.
         """
         return getattr(self._backend, "principal", None)  # a backend from before this property: nobody
+
+    @property
+    def shared_state(self) -> bool:
+        """Whether writes are shared by several replicas (`[state] url`): the write log exists only then."""
+        return self._engine is not None and self._engine.shared
+
+    def write(self, *, idempotency_key: str | None = None,
+              arguments: Mapping[str, Any] | BaseModel | None = None) -> AbstractAsyncContextManager[Write]:
+        """Begin a write on the user's behalf: `async with ctx.write(...) as write:` (`parlance.writes`).
+
+        `idempotency_key` is the client's (the tool's `idempotency_key` argument): a retry with it, once
+        the first call was applied, finds that call's outcome in `write.earlier`, on any replica. The
+        key is the caller's own (a key of another subject is another key); `arguments` (the tool's
+        input) tell a retry from a different call, which is refused with IDEMPOTENCY_KEY_REUSED.
+        Raises ToolError SHARED_STATE_UNAVAILABLE when the shared database does not answer: the
+        write must not happen unlogged.
+        """
+        from parlance._state.engine import fingerprint
+
+        engine = self._engine
+        if engine is None:
+            from parlance._state.embedded import EmbeddedState
+
+            engine = self._engine = EmbeddedState()
+        return engine.write(pack=self.pack, tool=self.name, principal=self.principal,
+                            idempotency_key=idempotency_key, fingerprint=fingerprint(arguments or {}))
+
+    async def history(self, *, catalog: str | None = None, key: str | None = None, locale: str | None = None,
+                      limit: int = 50, cursor: str | None = None) -> HistoryPage:
+        """This pack's rows of the write log, newest first (empty without a shared engine). `cursor` is a
+        page's `next_cursor`; a cursor that is not one raises ToolError INVALID_CURSOR."""
+        if self._engine is None:
+            return HistoryPage(())
+        return await self._engine.history(pack=self.pack, catalog=catalog, key=key, locale=locale, limit=limit,
+                                          cursor=cursor)
 
     @property
     def can_sample(self) -> bool:

@@ -17,6 +17,7 @@ templates or word lists language packs may override states their major version w
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -26,12 +27,14 @@ from pydantic import BaseModel
 from parlance.context import Announcements
 from parlance.language_packs import LanguagePacks
 from parlance.types import RegisterCommand, RegisterDemo, RegisterPrompt, RegisterResource, RegisterTool
+from parlance.writes import SharedWrite
 
 PROJECT = "parlance"
 
-HOST_API = "1.1"
-"""The pack API version this host provides. Packs declare `PARLANCE_HOST_API = "1.1"` (1.1 added mixed
-content, `ctx.log`, `ctx.elicit`, `ctx.list_roots`, completions and announcements to 1.0)."""
+HOST_API = "1.2"
+"""The pack API version this host provides. Packs declare `PARLANCE_HOST_API = "1.2"` (1.1 added mixed
+content, `ctx.log`, `ctx.elicit`, `ctx.list_roots`, completions and announcements to 1.0; 1.2 added
+`ctx.principal`, `ctx.write()`, `ctx.history()`, `needs_shared_state` and `parlance_shared_write`)."""
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -90,6 +93,13 @@ class PackSpec:
         `announce` (also `ctx.announce`) tells clients a resource or a list changed, for changes the
         pack notices outside any call. Like every hook argument, take it only if you need it.
         """
+
+    @hookspec
+    def parlance_shared_write(self, state: Any, change: SharedWrite) -> Awaitable[None] | None:
+        """Another replica applied a write of this pack (`ctx.write()` with `[state] url`): `change.files`
+        names the files it changed, as the pack named them. Refresh what `state` (what the pack's
+        lifespan yielded) holds of them; the host then announces `change.resources` to subscribers.
+        Called only once the pack's lifespan runs in this process; may return an awaitable."""
 
     # --- command line ------------------------------------------------------------------------------
 

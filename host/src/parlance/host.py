@@ -21,14 +21,16 @@ import anyio.abc
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_json
 
+from parlance._state.engine import StateEngine, engine_for
 from parlance.config import Config
+from parlance.content import Content, problem_with
 from parlance.context import Announcements, ContextBackend, ToolContext
 from parlance.errors import PackError, Refused, ToolError, UnknownName
 from parlance.logs import log_call
 from parlance.packs import PackRecord, PackSet, load_packs
 from parlance.registry import PromptDefinition, ToolDefinition
-from parlance.content import Content, problem_with
 from parlance.types import ArgumentProblem, PromptMessage, ToolResult
+from parlance.writes import SharedWrite
 
 __all__ = ["Host", "Outcome"]
 
@@ -61,7 +63,7 @@ class Outcome:
 class Host:
     """Packs loaded from a configuration, ready to serve."""
 
-    def __init__(self, config: Config, packs: PackSet) -> None:
+    def __init__(self, config: Config, packs: PackSet, *, state: StateEngine | None = None) -> None:
         self.config = config
         self.packs = packs
         self.registry = packs.registry
@@ -74,6 +76,8 @@ class Host:
         self._sessions: WeakKeyDictionary[object, dict[str, dict[str, Any]]] = WeakKeyDictionary()
         self.announce = Announcements()
         """Change notifications for clients; the MCP server attaches itself as their destination."""
+        self.state: StateEngine = state if state is not None else engine_for(config)
+        """Where writes are coordinated and logged (`[state]`; the embedded engine by default)."""
 
     @classmethod
     def load(cls, config: Config, *, plugins: dict[str, Any] | None = None) -> Host:
@@ -94,13 +98,15 @@ class Host:
         # Each run starts clean: a lifespan entered by an earlier run has been exited with it.
         self._stop, self._ready, self._states, self._unavailable = anyio.Event(), {}, {}, {}
         raised: BaseException | None = None
-        async with anyio.create_task_group() as tasks:
+        async with self.state.running(), anyio.create_task_group() as tasks:
             self._tasks = tasks
+            self.state.listen(self._written_elsewhere)
             try:
                 yield self
             except BaseException as exc:  # re-raised below as it was, not wrapped in an ExceptionGroup
                 raised = exc
             finally:
+                self.state.listen(None)
                 self._stop.set()  # every lifespan exits inside its own task, as anyio requires
                 self._tasks = None
         if raised is not None:
@@ -142,6 +148,23 @@ class Host:
         if not ready.is_set():  # wait() is a checkpoint even when set: skip it on every later call
             await ready.wait()
         return self._unavailable.get(pack)
+
+    async def _written_elsewhere(self, change: SharedWrite) -> None:
+        """Another replica applied a write: the pack refreshes what it holds (if its lifespan runs here),
+        then subscribers hear of the resources it named. A pack's failure is logged, never raised."""
+        record = self._records.get(change.pack)
+        if record is None:
+            return
+        if change.pack in self._states:
+            try:
+                for returned in self.packs.hook_for(record, "parlance_shared_write")(state=self._states[change.pack],
+                                                                                      change=change):
+                    if returned is not None:
+                        await returned
+            except Exception:
+                logger.error("pack.shared_write_failed", extra={"pack": change.pack}, exc_info=True)
+        for uri in change.resources:
+            await self.announce.resource_updated(uri)
 
     def session_state(self, session: object, pack: str) -> dict[str, Any]:
         return self._sessions.setdefault(session, {}).setdefault(pack, {})
@@ -263,6 +286,7 @@ class Host:
             language_packs=record.language_packs,
             backend=backend,
             announce=self.announce,
+            state_engine=self.state,
         )
 
 

@@ -237,7 +237,7 @@ def _register_one(record: PackRecord, config: Config, packs: PackSet, stagings: 
     except pluggy.PluginValidationError as exc:  # what _hook_mismatches leaves to pluggy (wrapper misuse)
         raise PackError(f"its hooks do not fit the hookspecs: {' '.join(str(exc).split())}") from None
     staging = Staging(pack=record.name, prefix=config.prefix_for(record.name),
-                      disabled_tools=frozenset(config.tools_disabled))
+                      disabled_tools=frozenset(config.tools_disabled), shared_state=config.state.url is not None)
     stagings.append(staging)
     view = record.language_packs = packs.language_packs.view(record.name)
     try:

@@ -99,6 +99,9 @@ class Staging:
     pack: str
     prefix: str = ""
     disabled_tools: frozenset[str] = frozenset()
+    shared_state: bool = False
+    """Whether the server has a shared state engine (`[state] url`): tools registered with
+    `needs_shared_state=True` are served only then."""
     tools: list[ToolDefinition] = field(default_factory=list)
     prompts: list[PromptDefinition] = field(default_factory=list)
     resources: list[ResourceDefinition] = field(default_factory=list)
@@ -133,10 +136,13 @@ class Staging:
         input_schema: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
         on_invalid_arguments: InvalidArgumentsMapper | None = None,
+        needs_shared_state: bool = False,
     ) -> None:
         exposed = self.exposed(name)
         self._check_name("tool", name, exposed, [t.name for t in self.tools])
         self.tool_names.append(exposed)
+        if needs_shared_state and not self.shared_state:  # a write log exists only with [state] url
+            return
         if self._is_disabled(name, exposed):
             self.skipped_tools.append(exposed)
             return

@@ -317,9 +317,13 @@ def build_server(host: Host, *, name: str = "parlance", stateless_http: bool = F
     # (SEP-2577) on every start, though handshake-era clients still use it.
     server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_log_level)
     # 2026-07-28 hands `requestState` to the client and back: seal it, so a tampered or foreign state
-    # is refused (-32602) before any handler reads it. The key lives as long as the process: a
-    # question asked before a restart is asked again.
-    server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(), default_audience=name))
+    # is refused (-32602) before any handler reads it. Embedded, the key lives as long as the process:
+    # a question asked before a restart is asked again.
+    # With a shared engine ([state] url) the keys are the database's, so a state sealed by one replica
+    # opens on another (`parlance._state.request_keys`).
+    codec = host.state.request_state_codec()
+    security = RequestStateSecurity(codec=codec) if codec is not None else RequestStateSecurity.ephemeral()
+    server.middleware.append(RequestStateBoundary(security, default_audience=name))
     server.middleware.insert(0, _NoExceptionText())  # outermost: it also covers the SDK's shaping of results
     server.end_subscriptions = notifier.listen.close
     _drop_idle_tracing(server)

@@ -177,6 +177,7 @@ class RegisterTool(Protocol):
         input_schema: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
         on_invalid_arguments: InvalidArgumentsMapper | None = None,
+        needs_shared_state: bool = False,
     ) -> None: ...
 
 

@@ -100,7 +100,8 @@ def serve(args: argparse.Namespace, config: Config) -> int:
                                      session_idle_timeout_s=config.host.session_idle_timeout_s,
                                      shutdown_grace_s=config.host.shutdown_grace_s,
                                      stateless=config.host.stateless_http, json_response=config.host.json_response,
-                                     sse_retry_ms=config.host.sse_retry_ms, deadline=deadline, auth=auth))
+                                     sse_retry_ms=config.host.sse_retry_ms, deadline=deadline, auth=auth,
+                                     state=host.state))
     else:
         anyio.run(lambda: serve_stdio(server, shutdown_grace_s=config.host.shutdown_grace_s, deadline=deadline))
     return EXIT_OK

@@ -2,8 +2,8 @@
 
 - `GET /healthz`: 200 while the process serves (a liveness check: no auth, no Host rule, nothing read).
 - `GET /readyz`: 200 while it takes new requests, 503 once a stop signal has it draining, so the
-  balancer sends new clients elsewhere while the calls in flight finish. (It will also ask the shared
-  database once there is one.)
+  balancer sends new clients elsewhere while the calls in flight finish, and 503 while the shared
+  database (`[state] url`) does not answer (the replica still serves reads; writes are refused).
 
 The probes answer ahead of the Host and Origin rules: balancers probe by address, and the answer tells
 a web page nothing. Every other request gets one `http.request` line at INFO: method, path, status,
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from parlance._transport.http_guard import ASGIApp, Message, Receive, Scope, Send
 
@@ -30,9 +30,11 @@ PROBES = ("/healthz", "/readyz")
 class ReplicaFront:
     """The outermost ASGI layer (see the module docstring). `draining` says whether the server is stopping."""
 
-    def __init__(self, app: ASGIApp, *, draining: Callable[[], bool]) -> None:
+    def __init__(self, app: ASGIApp, *, draining: Callable[[], bool],
+                 database: Callable[[], Awaitable[bool]] | None = None) -> None:
         self.app = app
         self.draining = draining
+        self.database = database
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -66,8 +68,14 @@ class ReplicaFront:
             logger.log(logging.DEBUG if path in PROBES else logging.INFO, "http.request", extra=fields)
 
     async def _probe(self, path: str, method: str, send: Send) -> None:
-        ready = path == "/healthz" or not self.draining()
-        body = b'{"status":"ok"}' if ready else b'{"status":"draining"}'
+        status = "ok"
+        if path == "/readyz":
+            if self.draining():
+                status = "draining"
+            elif self.database is not None and not await self.database():
+                status = "database unreachable"
+        ready = status == "ok"
+        body = b'{"status":"%s"}' % status.encode()
         await send({"type": "http.response.start", "status": 200 if ready else 503,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 (b"cache-control", b"no-store")]})

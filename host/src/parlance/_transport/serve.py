@@ -21,6 +21,7 @@ from parlance._transport.stop_deadline import StopDeadline
 from parlance._transport.wire import Unreadable, diagnose
 
 if TYPE_CHECKING:
+    from parlance._state.engine import StateEngine
     from parlance._transport.http_auth import ResourceServer
 
 __all__ = ["serve_http", "serve_stdio"]
@@ -151,7 +152,7 @@ def http_security(bind: str, allowed_hosts: list[str], allowed_origins: list[str
                                                  "'https://name:port'") from None
 
 
-def _event_store_per_session(server: Server[Any], events: MemoryEventStore) -> None:
+def _event_store_per_session(server: Server[Any], events: Any) -> None:
     """Give each HTTP session an event store of its own (see `parlance._transport.event_store`).
 
     The SDK's session manager hands every new session the one store it was given; it reads that
@@ -175,7 +176,8 @@ def _event_store_per_session(server: Server[Any], events: MemoryEventStore) -> N
 async def serve_http(server: Server[Any], *, bind: str, port: int, security: tuple[list[HostRule], list[HostRule]],
                      max_sessions: int, session_idle_timeout_s: float, shutdown_grace_s: float,
                      stateless: bool = False, json_response: bool = False, sse_retry_ms: int = 0,
-                     deadline: StopDeadline | None = None, auth: ResourceServer | None = None) -> None:
+                     deadline: StopDeadline | None = None, auth: ResourceServer | None = None,
+                     state: StateEngine | None = None) -> None:
     """Serve streamable HTTP at http://{bind}:{port}/mcp behind `HttpGuard` until SIGTERM or SIGINT.
 
     The layers, outermost first: `ReplicaFront` (probes, access log), `HttpGuard` (Host and Origin,
@@ -186,7 +188,8 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
     `shutdown_grace_s`, then exits the pack lifespans; the signal also arms `deadline`, if given, and
     a second one ends the process through it. Its log lines go through Parlance's handler.
     `stateless` and `json_response` are the SDK's modes of the same names; with `sse_retry_ms`, SSE
-    streams are resumable from memory (`parlance._transport.event_store`).
+    streams are resumable (`parlance._transport.event_store`), from memory, or with a shared `state`
+    engine from its database, so any replica can replay them; `/readyz` asks that engine too.
     """
     import uvicorn
     from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
@@ -196,7 +199,8 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
 
     hosts, origins = security
     # The guard checks Host and Origin exactly; the SDK's prefix check is switched off behind it.
-    events = MemoryEventStore() if sse_retry_ms > 0 and not json_response and not stateless else None
+    resumable = sse_retry_ms > 0 and not json_response and not stateless
+    events = ((state.event_store() if state is not None else None) or MemoryEventStore()) if resumable else None
     app = server.streamable_http_app(
         streamable_http_path=MCP_PATH, host=bind, max_sessions=max_sessions,
         session_idle_timeout=session_idle_timeout_s, stateless_http=stateless, json_response=json_response,
@@ -210,7 +214,8 @@ async def serve_http(server: Server[Any], *, bind: str, port: int, security: tup
     guarded = HttpGuard(gate or app, hosts=hosts, origins=origins, path=MCP_PATH, max_sessions=max_sessions,
                         max_body_bytes=DEFAULT_MAX_REQUEST_BODY_SIZE,
                         authenticate=gate.authenticate if gate is not None else None)
-    front = ReplicaFront(guarded, draining=lambda: guarded.draining)
+    front = ReplicaFront(guarded, draining=lambda: guarded.draining,
+                         database=state.ready if state is not None and state.shared else None)
     config = uvicorn.Config(front, host=bind, port=port, log_config=None, log_level="warning", access_log=False,
                             lifespan="on", timeout_graceful_shutdown=2)
     logger.info("http.listening", extra={"url": f"http://{bind}:{port}{MCP_PATH}"})
