@@ -385,10 +385,13 @@ def test_auth_needs_a_public_url_and_resolves_env_references() -> None:
         resource_server(auth, None, {}, source="parlance.toml", environ={"IDP_SECRET": "x"})
     with pytest.raises(ConfigError, match="IDP_SECRET"):
         resource_server(auth, "https://l10n.example/mcp", {}, source="parlance.toml", environ={})
-    served = resource_server(auth, "https://l10n.example/mcp", {"t_read": True, "t_write": False},
+    served = resource_server(auth, "https://l10n.example/mcp", {"t_read": True, "t_write": False, "t_service": False},
+                             open_world={"t_read": True, "t_service": True},
                              source="parlance.toml", environ={"IDP_SECRET": "x"})
     assert served is not None and served.checker.audience == "https://l10n.example/mcp"
-    assert dict(served.policy.tools) == {"t_read": ("parlance:read",), "t_write": ("parlance:write",)}
+    # A write that reaches a service outside the server (openWorldHint) needs the service write scopes.
+    assert dict(served.policy.tools) == {"t_read": ("parlance:read",), "t_write": ("parlance:write",),
+                                         "t_service": ("parlance:admin",)}
 
 
 @pytest.mark.parametrize("header", [{"alg": ["RS256"]}, {"alg": "HS256"}, {"alg": "none"}, {"alg": "ES256"},

@@ -109,6 +109,9 @@ class AuthSettings(_Section):
                                    "resources, prompts)")
     write_scopes: list[str] = Field(default=["parlance:write"], description="needed by every tool not declared "
                                     "read-only (a tools/call needs its tool's scopes only)")
+    service_write_scopes: list[str] = Field(default=["parlance:admin"], description="needed by every write tool "
+                                            "that reaches a service outside the server (openWorldHint: "
+                                            "strings_admin's create), instead of write_scopes")
     tool_scopes: dict[str, list[str]] = Field(default={}, description="per-tool override: tool name -> scopes")
     introspection_url: str | None = Field(default=None, description="RFC 7662 endpoint for opaque (non-JWT) "
                                           "tokens; without it only JWTs are accepted")

@@ -83,9 +83,11 @@ def serve(args: argparse.Namespace, config: Config) -> int:
     host = _load_host(config)
     server = build_server(host, stateless_http=transport == "http" and config.host.stateless_http)
     auth = None
-    if security is not None:  # scopes per tool: read-only tools need read_scopes, every other tool write_scopes
+    if security is not None:  # scopes per tool: read_scopes, write_scopes, service_write_scopes (http_auth)
         read_only = {name: bool(tool.hints.get("readOnlyHint")) for name, tool in host.registry.tools.items()}
-        auth = resource_server(config.auth, config.host.public_url, read_only, source=config.source,
+        open_world = {name: bool(tool.hints.get("openWorldHint")) for name, tool in host.registry.tools.items()}
+        auth = resource_server(config.auth, config.host.public_url, read_only, open_world=open_world,
+                               source=config.source,
                                environ=config.env.variables)
     from parlance.logs import is_terminal
 

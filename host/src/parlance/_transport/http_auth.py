@@ -12,9 +12,10 @@ As the MCP authorization spec describes it (2025-11-25 and 2026-07-28 alike):
   With one that is malformed, expired, from another issuer, signed by an unknown key or minted for
   another audience: `401` with `error="invalid_token"` and a description that never quotes the token.
 - **Scopes per tool.** A `tools/call` needs the tool's scopes: `[auth.tool_scopes]` where it names the
-  tool, else `read_scopes` for a tool declared read-only (`readOnlyHint`) and `write_scopes` for
-  every other tool — a write need not be destructive to be a write (strings_admin's create is
-  additive). Any other request (initialize, lists, resource reads, prompts) needs `read_scopes`.
+  tool, else `read_scopes` for a tool declared read-only (`readOnlyHint`), `service_write_scopes` for a
+  write that reaches a service outside the server (`openWorldHint`: strings_admin's create, which changes
+  a team's shared strings service, not a checkout), and `write_scopes` for every other tool — a write
+  need not be destructive to be a write. Any other request (initialize, lists, resource reads, prompts) needs `read_scopes`.
   A token lacking them gets `403` with `WWW-Authenticate: Bearer error="insufficient_scope",
   scope="…"` naming the scopes this operation needs (the spec's step-up challenge: the client asks
   for them and retries), and a JSON-RPC error with the request's id, for clients that do not step up.
@@ -66,10 +67,15 @@ class ScopePolicy:
 
     @classmethod
     def build(cls, *, read_scopes: Iterable[str], write_scopes: Iterable[str], read_only: Mapping[str, bool],
-              overrides: Mapping[str, Iterable[str]]) -> ScopePolicy:
-        """`read_only` maps each served tool to its `readOnlyHint`; `overrides` is `[auth.tool_scopes]`."""
+              overrides: Mapping[str, Iterable[str]], service_write_scopes: Iterable[str] | None = None,
+              open_world: Mapping[str, bool] | None = None) -> ScopePolicy:
+        """`read_only` maps each served tool to its `readOnlyHint`, `open_world` to its `openWorldHint`;
+        `overrides` is `[auth.tool_scopes]`."""
         read, write = tuple(read_scopes), tuple(write_scopes)
-        tools = {name: read if is_read_only else write for name, is_read_only in read_only.items()}
+        service = tuple(service_write_scopes) if service_write_scopes is not None else write
+        reaches_out = open_world or {}
+        tools = {name: read if is_read_only else service if reaches_out.get(name) else write
+                 for name, is_read_only in read_only.items()}
         tools.update({name: tuple(scopes) for name, scopes in overrides.items()})
         return cls(read=read, tools=tools, write=write)
 
@@ -238,10 +244,11 @@ def require_auth(bind: str, auth: AuthSettings | None, *, source: str) -> None:
 
 
 def resource_server(auth: AuthSettings | None, public_url: str | None, read_only: Mapping[str, bool], *,
-                    source: str, environ: Mapping[str, str]) -> ResourceServer | None:
+                    source: str, environ: Mapping[str, str],
+                    open_world: Mapping[str, bool] | None = None) -> ResourceServer | None:
     """The `ResourceServer` `[auth]` describes, or None when there is no `[auth]` issuer (or on purpose).
 
-    `read_only` maps each served tool to its `readOnlyHint`. `${env:NAME}` references in `[auth]`
+    `read_only` maps each served tool to its `readOnlyHint`, `open_world` to its `openWorldHint`. `${env:NAME}` references in `[auth]`
     (the introspection secret) are resolved here, from `environ`.
     """
     from parlance.errors import ConfigError
@@ -269,7 +276,8 @@ def resource_server(auth: AuthSettings | None, public_url: str | None, read_only
         logger.warning("auth.unknown_tool_scopes", extra={"tools": unknown})
     assert settings.issuer is not None
     policy = ScopePolicy.build(read_scopes=settings.read_scopes, write_scopes=settings.write_scopes,
-                               read_only=read_only, overrides=settings.tool_scopes)
+                               read_only=read_only, overrides=settings.tool_scopes,
+                               service_write_scopes=settings.service_write_scopes, open_world=open_world)
     checker = TokenChecker(issuer=settings.issuer, audience=settings.audience or public,
                            introspection_url=settings.introspection_url, client_id=settings.client_id,
                            client_secret=settings.client_secret)
