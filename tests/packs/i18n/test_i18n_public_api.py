@@ -15,11 +15,12 @@ def test_public_names_are_frozen() -> None:
 
 
 def test_the_pack_declares_its_host_api_and_hooks() -> None:
-    assert parlance_i18n.pack.PARLANCE_HOST_API == "1.1"  # it completes i18n://bundles/{locale}: a 1.1 feature
+    # it completes i18n://bundles/{locale} (1.1), and writes through ctx.write() (1.2)
+    assert parlance_i18n.pack.PARLANCE_HOST_API == "1.2"
     hooks = {name for name in dir(parlance_i18n.pack) if name.startswith("parlance_")}
     assert hooks == {"parlance_declare_settings", "parlance_register_tools", "parlance_register_resources",
                      "parlance_lifespan", "parlance_register_demo", "parlance_register_commands",
-                     "parlance_setup_hints"}
+                     "parlance_setup_hints", "parlance_shared_write"}
 
 
 def test_error_codes_are_the_seeds() -> None:

@@ -7,12 +7,19 @@ and the domain modules) on the first call.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from parlance import LanguagePacks, RegisterCommand, RegisterDemo, RegisterResource, RegisterTool, hookimpl
-
+from parlance import (
+    LanguagePacks,
+    RegisterCommand,
+    RegisterDemo,
+    RegisterResource,
+    RegisterTool,
+    SharedWrite,
+    hookimpl,
+)
 from parlance_i18n import demo
 from parlance_i18n.settings import I18nSettings
 from parlance_i18n.tools import handlers
@@ -20,8 +27,9 @@ from parlance_i18n.tools import handlers
 if TYPE_CHECKING:
     from parlance_i18n.model.catalog import Catalog
 
-PARLANCE_HOST_API = "1.1"
-"""The host API the pack is written against: 1.1 for the completions of `i18n://bundles/{locale}`."""
+PARLANCE_HOST_API = "1.2"
+"""The host API the pack is written against: 1.1 for the completions of `i18n://bundles/{locale}`, 1.2 for
+coordinated writes (`ctx.write()`, `ctx.history()`, `needs_shared_state`, `parlance_shared_write`)."""
 
 
 @hookimpl
@@ -47,6 +55,9 @@ def parlance_register_tools(register: RegisterTool, settings: I18nSettings | Non
              read_only=True, idempotent=True, destructive=False, open_world=False)
     register(handlers.missing, name="i18n_missing", title="What to translate next, with a ready prompt",
              read_only=True, idempotent=True, destructive=False, open_world=False)
+    # The write log is a shared engine's ([state] url): listed only then, by the host.
+    register(handlers.write_history, name="i18n_history", title="Who wrote what into the catalogs, and when",
+             read_only=True, idempotent=True, destructive=False, open_world=False, needs_shared_state=True)
     if settings.sources:  # the code that calls the catalogs: its tools are listed when it is configured
         register(handlers.usage, name="i18n_usage", title="Keys the code uses, does not use, or lacks",
                  read_only=True, idempotent=True, destructive=False, open_world=False)
@@ -95,6 +106,15 @@ async def _catalog(settings: I18nSettings, language_pack_files: list[Path]) -> A
     from parlance_i18n.model.catalog import Catalog
 
     yield await anyio.to_thread.run_sync(Catalog.from_settings, settings, language_pack_files)
+
+
+@hookimpl
+def parlance_shared_write(state: Catalog, change: SharedWrite) -> Awaitable[None]:
+    """Another replica wrote the project's files: the locales that read them read them again, off the
+    event loop (`tools.shared`), so this replica's next i18n_translate renders that write."""
+    from parlance_i18n.tools import shared
+
+    return shared.reload_written(state, change)
 
 
 CODE_TOOLS = ("i18n_usage", "i18n_hardcoded")

@@ -7,6 +7,8 @@
     bundle_dirs = ["locales"]                              # <locale>.json / <locale>.po loaded at startup
     language_pack_bundles = false                          # true: language packs' sample bundles join too
     write = false                                          # true: offer the tools that write catalog files
+    git_commit = false                                     # true: each applied write call is one git commit
+    git_author_email = "{subject}@users.noreply.parlance"  # its author's email; {subject}: the token's subject
     glossaries = ["glossary/de.toml"]                      # win over language packs' glossary/<lang>.toml
 
     [[packs.i18n.catalogs]]                                # a project's own catalog files, any format
@@ -66,6 +68,13 @@ is known, and each catalog is held to its own folder, as a path given on a comma
 The `max_file_` settings bound what one catalog file may be and expand to (a file past one is a
 problem of its locale, naming the setting, and is not served); the `max_write_` ones what one write
 call may carry, refused before any work with INVALID_ARGUMENTS.
+
+`git_commit` makes each write call that changed files one commit on the checkout's current branch,
+of exactly the files it wrote (catalogs, the lock file, a source file `i18n_extract` edited),
+authored by the OAuth token's subject (`Subject <git_author_email>`; without `[auth]`, git's
+configured user), committed by git's configured user, with the trailers `Parlance-Tool` and
+`Parlance-Subject`; git runs without hooks and without signing (`loop.commits` says why). A commit
+that cannot be made is a note in the answer, never a failed write.
 
 The `session_` settings are one budget per session for what `i18n_add_messages` keeps (bundles
 loaded at startup are shared and count for no one; a merge into one makes a session bundle of the
@@ -220,6 +229,17 @@ class I18nSettings(BaseModel):
         False, description="Offer the tools that write the project's catalog files (i18n_set_messages, "
                            "i18n_rename_key, i18n_delete_keys, i18n_translate_missing); off, they are not listed."
     )
+    git_commit: bool = Field(
+        False, description="Make each write call that changed files one git commit on the checkout's current "
+                           "branch, of exactly the files it wrote, authored by the OAuth token's subject "
+                           "(git_author_email) and committed by git's configured user; git runs without hooks or "
+                           "signing. A commit that fails is a note in the answer, not a failed write."
+    )
+    git_author_email: str = Field(
+        "{subject}@users.noreply.parlance", min_length=1, max_length=200,
+        description="The email of git_commit's author: {subject} is the token's subject, characters an address "
+                    "cannot hold made '-' (without [auth], git's configured user is the author)."
+    )
     glossaries: list[Path] = Field(
         default_factory=list, description="Glossary files (<lang>.toml or .csv) that win over language packs' glossaries."
     )
@@ -302,6 +322,16 @@ class I18nSettings(BaseModel):
         repeated = sorted({label for label in labels if labels.count(label) > 1})
         if repeated:
             raise ValueError(f"two catalogs are named {repeated[0]!r}: give each a distinct name")
+        return value
+
+    @field_validator("git_author_email")
+    @classmethod
+    def _an_address(cls, value: str) -> str:
+        if any(c in value for c in "<>\n\r\0 ") or "@" not in value:
+            raise ValueError("git_author_email is an address such as \"{subject}@users.noreply.example.org\" "
+                             "(no spaces, no < or >)")
+        if {name for name in _PLACEHOLDER.findall(value)} - {"subject"}:
+            raise ValueError("git_author_email knows one placeholder, {subject}")
         return value
 
     @field_validator("fallbacks")

@@ -39,7 +39,7 @@ from typing import Any
 
 from parlance_i18n.errors import I18nError
 from parlance_i18n.formats import CatalogFileError
-from parlance_i18n.store import ATTEMPTS, ConcurrentChange, UnsafePath, label_of, read_bytes, update_file
+from parlance_i18n.store import ATTEMPTS, ConcurrentChange, UnsafePath, WriteResult, label_of, read_bytes, update_file
 
 __all__ = ["LOCK_FILE_NAME", "LockFileError", "SourceLock", "source_hash"]
 
@@ -86,12 +86,13 @@ class SourceLock:
         """The hashes recorded for one catalog and locale, by key."""
         return self._loaded().get(catalog, {}).get(locale, {})
 
-    def record(self, catalog: str, locale: str, entries: Mapping[str, str | Mapping[str, str]]) -> None:
+    def record(self, catalog: str, locale: str, entries: Mapping[str, str | Mapping[str, str]]) -> WriteResult | None:
         """Record that the translations of `entries`' keys were written from these source texts,
         merged into what the file holds now (see the module docstring); raises LockFileError when
-        the file holds something that is not a lock file, which is left as it is."""
+        the file holds something that is not a lock file, which is left as it is. The file's write
+        (its bytes before, empty when it did not exist, and after), or None without entries."""
         if not entries:
-            return
+            return None
         hashes = {key: source_hash(source) for key, source in entries.items()}
         bounds = self._bounds()
         name = label_of(self.path, bounds)
@@ -109,12 +110,14 @@ class SourceLock:
             return _dump(sources)
 
         try:
-            update_file(self.path, merge, within=self.path.parent, place="its folder", max_bytes=MAX_LOCK_BYTES)
+            result = update_file(self.path, merge, within=self.path.parent, place="its folder",
+                                 max_bytes=MAX_LOCK_BYTES)
         except ConcurrentChange:
             raise LockFileError(f"{self.path.name} kept changing while it was being written ({ATTEMPTS} attempts); "
                                 "the translations were written, their source texts not recorded: try again",
                                 {"file": name}) from None
         self._sources, self.problem = merged, None
+        return result
 
     def _bounds(self) -> Path:
         """The folder the lock file is read in; UnsafePath when the configured path is outside the project

@@ -10,7 +10,8 @@ and parsing files, writing) runs in a worker thread.
 validated write, so the message is checked and placed as any other), then the source file (through
 `store.update_file`: atomic, and applied again to what is there if someone saved the file meanwhile,
 as long as the same literal is still there). The catalog first, because a key nothing calls yet is
-harmless and a call of a key the catalog lacks is not.
+harmless and a call of a key the catalog lacks is not. Both are one coordinated write (`loop.write_call`):
+the catalog's files and the source file are locked together, logged as one write, one commit.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from parlance_i18n.loop.status import CatalogView
 from parlance_i18n.model.catalog import Catalog
 from parlance_i18n.model.project import Project
 from parlance_i18n.model.reports import InvalidMessage
-from parlance_i18n.store import ConcurrentChange, read_bytes, unified_diff, update_file
+from parlance_i18n.store import ConcurrentChange, WriteResult, read_bytes, unified_diff, update_file
 from parlance_i18n.tools import loop
 from parlance_i18n.tools.code_models import (
     CatalogUsageCounts,
@@ -54,6 +55,7 @@ from parlance_i18n.tools.code_models import (
     UsageOutput,
 )
 from parlance_i18n.tools.context import I18nContext
+from parlance_i18n.tools.coordinated import WriteCall
 from parlance_i18n.tools.models import StatusInput, StatusOutput
 from parlance_i18n.tools.pages import window
 from parlance_i18n.tools.wire import clip, domain_or_argument_errors
@@ -138,6 +140,11 @@ async def hardcoded(args: HardcodedInput, ctx: I18nContext) -> HardcodedOutput:
 
 
 async def extract(args: ExtractInput, ctx: I18nContext) -> ExtractOutput:
+    return await loop.write_call(ctx, args, ExtractOutput, lambda call: _extract(args, ctx, call))
+
+
+async def _extract(args: ExtractInput, ctx: I18nContext, call: WriteCall | None) -> ExtractOutput:
+    """i18n_extract; a dry run without `call`, else the catalog and the source file are locked together."""
     project = await loop.project_of(ctx)
     root = loop.root_of(ctx)
     given = PurePosixPath(args.file.replace("\\", "/"))
@@ -173,6 +180,8 @@ async def extract(args: ExtractInput, ctx: I18nContext) -> ExtractOutput:
 
     with domain_or_argument_errors:
         planned = await anyio.to_thread.run_sync(plan)
+    if call is not None:
+        call.also_lock(root / relative)  # with the catalog's files, when they are locked
     notes: list[str] = []
     catalog_diff = ""
     if framework.key_is_text:
@@ -180,7 +189,7 @@ async def extract(args: ExtractInput, ctx: I18nContext) -> ExtractOutput:
                      "(makemessages, xgettext and msgmerge) to add the msgid to the catalog")
     else:
         written = await loop.write_source_message(ctx, project, entry.catalog, planned.key, planned.message,
-                                                  args.dry_run, domain=planned.domain)
+                                                  call, domain=planned.domain)
         refused = [r for r in written.results if r.status == "refused"]
         if refused:
             raise ToolError("EXTRACTION_REFUSED", f"the catalog refused the message for {planned.key!r}: "
@@ -188,17 +197,24 @@ async def extract(args: ExtractInput, ctx: I18nContext) -> ExtractOutput:
                             {"key": planned.key, "reasons": refused[0].reasons})
         catalog_diff = written.diff
         notes.extend(written.notes)
-    if args.dry_run:
+    if call is None:
         code_diff = unified_diff(planned.data, planned.after, relative)
     else:
-        def write() -> str:
-            result = update_file(root / relative, lambda current, attempt: _again(framework, relative, planned, current),
-                                 within=root, place="the project's folder", max_bytes=framework.options.max_file_bytes)
-            return result.diff(relative)
+        if not call.locked:  # no catalog write locked it
+            await call.lock([])
+
+        def write() -> WriteResult:
+            return update_file(root / relative, lambda current, attempt: _again(framework, relative, planned, current),
+                               within=root, place="the project's folder", max_bytes=framework.options.max_file_bytes)
 
         with domain_or_argument_errors:
-            code_diff = await anyio.to_thread.run_sync(write)
-    return ExtractOutput(dry_run=args.dry_run, key=planned.key, catalog=entry.catalog, message=planned.message,
+            result = await anyio.to_thread.run_sync(write)
+        code_diff = result.diff(relative)
+        if result.changed:
+            call.changed(root / relative, result.before, result.after)
+            call.wrote(written=0 if call.written else 1, refused=0, keys=[planned.key], catalogs=[entry.catalog],
+                       locales=[project.source_tag.code])
+    return ExtractOutput(dry_run=call is None, key=planned.key, catalog=entry.catalog, message=planned.message,
                          code_diff=code_diff, catalog_diff=catalog_diff, notes=notes)
 
 

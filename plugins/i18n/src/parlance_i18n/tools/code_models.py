@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from parlance_i18n.tools.write_fields import COMMIT, IDEMPOTENCY_KEY
+
 __all__ = ["CatalogUsageCounts", "DynamicKeyView", "ExtractInput", "ExtractOutput", "HardcodedInput",
            "HardcodedOutput", "HardcodedView", "KeyUseView", "PlaceView", "SkippedFileView", "UsageInput",
            "UsageOutput"]
@@ -91,6 +93,7 @@ class ExtractInput(BaseModel):
     key: str | None = Field(None, min_length=1, max_length=512,
                             description="The new key (default: the suggested key i18n_hardcoded gives).")
     dry_run: bool = Field(False, description="Show both diffs; write nothing.")
+    idempotency_key: str | None = IDEMPOTENCY_KEY
 
 
 class ExtractOutput(BaseModel):
@@ -102,6 +105,7 @@ class ExtractOutput(BaseModel):
     catalog_diff: str = Field(description="Unified diff of the catalog's source-locale file (empty where the key "
                                           "exists with this text, or the framework's catalogs come from extraction).")
     notes: list[str] = Field(default_factory=list)
+    commit: str | None = COMMIT
 
 
 class CatalogUsageCounts(BaseModel):

@@ -27,6 +27,8 @@ from parlance_i18n.tools.models import (
     CheckInput,
     CheckOutput,
     DeleteKeysInput,
+    HistoryInput,
+    HistoryOutput,
     ListLocalesOutput,
     MissingInput,
     MissingOutput,
@@ -56,9 +58,10 @@ class _OnFirstUse:
 
 
 if TYPE_CHECKING:
-    from parlance_i18n.tools import code, engine, loop
+    from parlance_i18n.tools import code, engine, history, loop
 else:
     engine, loop, code = _OnFirstUse("engine"), _OnFirstUse("loop"), _OnFirstUse("code")
+    history = _OnFirstUse("history")
 
 
 async def translate(args: TranslateInput, ctx: I18nContext) -> ToolResult[TranslateOutput]:
@@ -121,6 +124,14 @@ async def translate_missing(args: TranslateMissingInput, ctx: I18nContext) -> To
     """Translate what is missing in a locale with your model (MCP sampling) and write what validates. Without
     sampling, answers the work items and the prompt instead: translate them and call i18n_set_messages."""
     return await loop.translate_missing(args, ctx)
+
+
+async def write_history(args: HistoryInput, ctx: I18nContext) -> HistoryOutput:
+    """Who wrote what, newest first: each write call applied to the project's files, by any replica, with
+    its time, the token's subject and client, the tool, catalog, locale, keys, each file's SHA-256 before
+    and after, and the counts written and refused (never a message's text). Filter by key, locale or
+    catalog; page on with next_cursor."""
+    return await history.history(args, ctx)
 
 
 async def usage(args: UsageInput, ctx: I18nContext) -> UsageOutput:

@@ -9,6 +9,12 @@ writing files) runs in a worker thread.
 Every write is logged as events (each file written, with its sizes; the call's counts of written,
 unchanged and refused messages), never with a message text.
 
+A write that is not a dry run goes through the host's coordinated write (`write_call`,
+`tools.coordinated`): a retry with the call's `idempotency_key` is answered its first outcome; the
+write is planned first, then every file the plan writes is locked (across replicas with `[state]
+url`), then written (the edits replayed on what each file holds then), logged, committed with
+`git_commit`, and the bundles it changed are announced.
+
 A write is refused before any work when the call is larger than `[packs.i18n] max_write_messages`
 or `max_write_chars` (INVALID_ARGUMENTS naming the setting), and when a file of a locale it reads
 leads outside the project or is not a regular file (UNSAFE_PATH, `store.check_file`): planning reads
@@ -20,10 +26,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
+from pydantic import BaseModel
 
 from parlance import SamplingFailed, SamplingUnavailable, ToolError, ToolResult
 from parlance_i18n.errors import I18nError
@@ -41,6 +49,7 @@ from parlance_i18n.model.reports import InvalidMessage
 from parlance_i18n.settings import I18nSettings
 from parlance_i18n.store import check_file
 from parlance_i18n.tools.context import I18nContext
+from parlance_i18n.tools.coordinated import WriteCall, coordinated, earlier_outcome
 from parlance_i18n.tools.models import (
     DeleteKeysInput,
     LocaleStatusReport,
@@ -58,9 +67,11 @@ from parlance_i18n.tools.models import (
 from parlance_i18n.tools.wire import domain_or_argument_errors, invalid_message, key_result, locale_status, work_item
 
 __all__ = ["delete_keys", "missing", "project_of", "rename_key", "root_of", "set_messages", "settings_of", "source_of",
-           "status", "translate_missing", "write_source_message"]
+           "status", "translate_missing", "write_call", "write_source_message"]
 
 logger = logging.getLogger(__name__)
+
+OutputT = TypeVar("OutputT", bound=BaseModel)
 
 META_KEY = "parlance/i18n"
 _SAMPLE_MAX_TOKENS = 8192
@@ -143,6 +154,10 @@ async def _work_page(ctx: I18nContext, locale: str, catalog: str | None, limit: 
 
 
 async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
+    return await write_call(ctx, args, WriteOutput, lambda call: _set_messages(args, ctx, call))
+
+
+async def _set_messages(args: SetMessagesInput, ctx: I18nContext, call: WriteCall | None) -> WriteOutput:
     project = await project_of(ctx)
     with domain_or_argument_errors:
         if args.create_locale:  # a locale without files yet: planned with none, its files started by the plan
@@ -156,12 +171,36 @@ async def set_messages(args: SetMessagesInput, ctx: I18nContext) -> WriteOutput:
                                 {"locale": tag.code})
         else:
             target = _locale(project, args.locale, create_hint=True)
-    return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, args.dry_run,
+    return await _set(ctx, project, target, dict(args.messages), args.catalog, args.allow_new_keys, call,
                       create_locale=args.create_locale)
 
 
+async def write_call(ctx: I18nContext, args: BaseModel, output: type[OutputT],
+                     run: Callable[[WriteCall | None], Awaitable[OutputT]]) -> OutputT:
+    """Run a write tool: `run(None)` for a dry run; else `run(call)` inside the host's coordinated write
+    (`tools.coordinated`), a retry answered from the first outcome. A tool that fails once files are
+    written (`i18n_extract`'s source file, after its catalog) logs and commits what it wrote, stores
+    no outcome (its retry runs again), and fails."""
+    if getattr(args, "dry_run", False):
+        return await run(None)
+    failed: ToolError | None = None
+    async with coordinated(ctx, args, settings_of(ctx), root_of(ctx)) as call:
+        if call.earlier is not None:
+            return output.model_validate(call.earlier)
+        try:
+            return await call.finish(await run(call))
+        except ToolError as exc:
+            if not call.files:
+                raise
+            await call.finish_failed()
+            failed = exc
+    assert failed is not None  # the block returned otherwise
+    raise failed
+
+
 async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messages: dict[str, Any],
-               catalog: str | None, allow_new_keys: bool, dry_run: bool, *, create_locale: bool = False) -> WriteOutput:
+               catalog: str | None, allow_new_keys: bool, call: WriteCall | None, *,
+               create_locale: bool = False) -> WriteOutput:
     settings = settings_of(ctx)
     _within_write_caps(settings, messages)
     limit = settings.max_message_chars
@@ -181,17 +220,18 @@ async def _set(ctx: I18nContext, project: Project, target: ProjectLocale, messag
                                  allow_new_keys=allow_new_keys, glossary_check=glossary.missing_in,
                                  new_files=new_files)
 
-    return await _write(ctx, project, dry_run, plan, [target, source_of(project)], record=target)
+    return await _write(ctx, project, call, plan, [target, source_of(project)], record=target)
 
 
 async def write_source_message(ctx: I18nContext, project: Project, catalog: str, key: str, message: str,
-                               dry_run: bool, *, domain: str | None = None) -> WriteOutput:
+                               call: WriteCall | None, *, domain: str | None = None) -> WriteOutput:
     """Add `key` with `message` to the catalog's source-locale files (i18n_extract's catalog half): a new
-    key, validated and placed as every write is; with `domain`, in the file of that namespace."""
+    key, validated and placed as every write is; with `domain`, in the file of that namespace. A dry
+    run without `call`."""
     source = source_of(project)
     if domain is not None:
         source = ProjectLocale(source.tag, [f for f in source.files if f.catalog != catalog or f.domain == domain])
-    return await _set(ctx, project, source, {key: message}, catalog, True, dry_run)
+    return await _set(ctx, project, source, {key: message}, catalog, True, call)
 
 
 def _texts(value: Any) -> list[str]:
@@ -214,22 +254,32 @@ def _within_write_caps(settings: I18nSettings, messages: dict[str, Any]) -> None
 
 
 async def rename_key(args: RenameKeyInput, ctx: I18nContext) -> WriteOutput:
-    project = await project_of(ctx)
-    locales = list(project.locales.values())
-    return await _write(ctx, project, args.dry_run,
-                        lambda: plan_rename_key(locales, args.old, args.new,
-                                                catalog=args.catalog), locales)
+    async def run(call: WriteCall | None) -> WriteOutput:
+        project = await project_of(ctx)
+        locales = list(project.locales.values())
+        return await _write(ctx, project, call, lambda: plan_rename_key(locales, args.old, args.new,
+                                                                        catalog=args.catalog),
+                            locales, also_keys=[args.new])
+
+    return await write_call(ctx, args, WriteOutput, run)
 
 
 async def delete_keys(args: DeleteKeysInput, ctx: I18nContext) -> WriteOutput:
-    project = await project_of(ctx)
-    locales = list(project.locales.values())
-    return await _write(ctx, project, args.dry_run,
-                        lambda: plan_delete_keys(locales, list(args.keys), catalog=args.catalog), locales)
+    async def run(call: WriteCall | None) -> WriteOutput:
+        project = await project_of(ctx)
+        locales = list(project.locales.values())
+        return await _write(ctx, project, call, lambda: plan_delete_keys(locales, list(args.keys),
+                                                                         catalog=args.catalog), locales)
+
+    return await write_call(ctx, args, WriteOutput, run)
 
 
 async def translate_missing(args: TranslateMissingInput, ctx: I18nContext) -> ToolResult[TranslateMissingOutput]:
-    """Sampling when the client offers it; otherwise the work items and the prompt (never an error)."""
+    """Sampling when the client offers it; otherwise the work items and the prompt (never an error). A
+    retry of a call that wrote (same `idempotency_key`) is answered before anything is sampled."""
+    earlier = await earlier_outcome(ctx, args)
+    if earlier is not None:
+        return _sampled_result(TranslateMissingOutput.model_validate(earlier))
     page = await _work_page(ctx, args.locale, args.catalog, args.limit, None)
     code = page.code
     if not page.items:
@@ -243,57 +293,93 @@ async def translate_missing(args: TranslateMissingInput, ctx: I18nContext) -> To
     answer = _parse_answer(sampled.text, {item.key for item in page.items})
     if answer is None:
         return _work_items_result(page, "the model's answer was not the JSON object asked for")
-    written = await _set(ctx, page.project, page.target, answer, args.catalog, False, False)
-    output = TranslateMissingOutput(locale=code, mode="sampled", written=written.written, unchanged=written.unchanged,
-                                    refused=written.refused, results=written.results, next_cursor=page.next_cursor,
-                                    diff=written.diff)
-    return ToolResult(output, text=f"{written.written} written, {written.refused} refused, "
-                                   f"{written.unchanged} unchanged in {code}.\n{written.diff}")
+
+    async def run(call: WriteCall | None) -> TranslateMissingOutput:
+        written = await _set(ctx, page.project, page.target, answer, args.catalog, False, call)
+        return TranslateMissingOutput(locale=code, mode="sampled", written=written.written,
+                                      unchanged=written.unchanged, refused=written.refused, results=written.results,
+                                      next_cursor=page.next_cursor, diff=written.diff, notes=written.notes)
+
+    return _sampled_result(await write_call(ctx, args, TranslateMissingOutput, run))
 
 
-async def _write(ctx: I18nContext, project: Project, dry_run: bool, plan: Any, reads: list[ProjectLocale],
-                 record: ProjectLocale | None = None) -> WriteOutput:
-    """Plan (reading the files of the locales in `reads`), then write unless `dry_run`."""
+def _sampled_result(output: TranslateMissingOutput) -> ToolResult[TranslateMissingOutput]:
+    return ToolResult(output, text=f"{output.written} written, {output.refused} refused, "
+                                   f"{output.unchanged} unchanged in {output.locale}.\n{output.diff}")
+
+
+async def _write(ctx: I18nContext, project: Project, call: WriteCall | None, plan: Callable[[], WritePlan],
+                 reads: list[ProjectLocale], record: ProjectLocale | None = None,
+                 also_keys: Sequence[str] = ()) -> WriteOutput:
+    """Plan (reading the files of the locales in `reads`); then, unless a dry run (no `call`), lock every
+    file the plan writes and write them (`record`: the locale whose written keys' sources go into the
+    lock file; `also_keys`: keys the write log names besides those written, a rename's new key)."""
     notes: list[str] = []
 
-    def run() -> WritePlan:
+    def planned() -> WritePlan:
         for locale in reads:  # planning reads these files: none may lead outside, nor be a FIFO
             for file in locale.files:
                 check_file(file.path, file.bounds)
-        planned: WritePlan = plan()
-        if dry_run:
-            return planned
-        done = apply(planned)  # refuses a file that leads outside its catalog's folder, writing nothing
-        for locale in project.locales.values():  # an .xcstrings file is every locale's
-            if any(file.path in done.files for file in locale.files):
-                locale.reload()  # every session's next translate sees what was written
-        if done.created or (record is not None and record.tag.code not in project.locales and done.files):
-            _catalog(ctx).refresh_project(force=True)  # a new locale's file: served from the next call
-        if record is not None:
-            try:  # a new locale's: now the project's
-                _record_sources(ctx, project, project.locales.get(record.tag.code, record), done)
-            except (I18nError, OSError) as exc:  # the files are written: say so, and what was not recorded
-                notes.append(exc.message if isinstance(exc, I18nError) else
-                             f"the lock file could not be written ({exc.__class__.__name__}): the translations are "
-                             "written, but not which source texts they were made from")
-                logger.warning("i18n.lock_file_not_written", extra={"error": exc.__class__.__name__})
-        for path, (before, after) in done.files.items():
-            logger.info("i18n.catalog_written", extra={"file": str(path), "bytes_before": len(before),
-                                                       "bytes_after": len(after)})
-        return done
+        return plan()
 
     with domain_or_argument_errors:
-        done = await anyio.to_thread.run_sync(run)
+        done = await anyio.to_thread.run_sync(planned)
+    if call is not None:
+        records = record is not None and done.count("written") > 0
+        await call.lock(done.files, lock_file=_lock(ctx, project).path if records else None)
+        with domain_or_argument_errors:
+            done = await anyio.to_thread.run_sync(_apply, ctx, project, done, record, call, notes)
     root = root_of(ctx)  # paths as the project's own: relative to parlance.toml's folder
     results = [key_result(outcome, root) for outcome in done.outcomes]
     counts = {status: sum(1 for r in results if r.status == status) for status in ("written", "unchanged", "refused")}
-    if not dry_run:
+    if call is not None:
         logger.info("i18n.messages_written", extra=counts)
-    return WriteOutput(dry_run=dry_run, written=counts["written"], unchanged=counts["unchanged"],
+        written = [r.key for r in results if r.status == "written"]
+        _tell(call, project, done, record, counts, [*written, *(also_keys if written else ())])
+    return WriteOutput(dry_run=call is None, written=counts["written"], unchanged=counts["unchanged"],
                        refused=counts["refused"], results=results, diff=done.diff(root), notes=notes)
 
 
-def _record_sources(ctx: I18nContext, project: Project, target: ProjectLocale, done: WritePlan) -> None:
+def _apply(ctx: I18nContext, project: Project, planned: WritePlan, record: ProjectLocale | None, call: WriteCall,
+           notes: list[str]) -> WritePlan:
+    """Write the plan's files (under the call's locks), reload what read them, record the sources; each file
+    written goes to `call` (blocking: in a worker thread)."""
+    done = apply(planned)  # refuses a file that leads outside its catalog's folder, writing nothing
+    for locale in project.locales.values():  # an .xcstrings file is every locale's
+        if any(file.path in done.files for file in locale.files):
+            locale.reload()  # every session's next translate sees what was written
+    if done.created or (record is not None and record.tag.code not in project.locales and done.files):
+        _catalog(ctx).refresh_project(force=True)  # a new locale's file: served from the next call
+    for path, (before, after) in done.files.items():
+        call.changed(path, None if path in done.created else before, after)
+        logger.info("i18n.catalog_written", extra={"file": str(path), "bytes_before": len(before),
+                                                   "bytes_after": len(after)})
+    if record is not None:
+        try:  # a new locale's: now the project's
+            _record_sources(ctx, project, project.locales.get(record.tag.code, record), done, call)
+        except (I18nError, OSError) as exc:  # the files are written: say so, and what was not recorded
+            notes.append(exc.message if isinstance(exc, I18nError) else
+                         f"the lock file could not be written ({exc.__class__.__name__}): the translations are "
+                         "written, but not which source texts they were made from")
+            logger.warning("i18n.lock_file_not_written", extra={"error": exc.__class__.__name__})
+    return done
+
+
+def _tell(call: WriteCall, project: Project, done: WritePlan, record: ProjectLocale | None, counts: dict[str, int],
+          keys: list[str]) -> None:
+    """What the write log says of this write: counts, keys, its catalog and locale, the bundles it changed."""
+    if not done.files:
+        return
+    touched = [(code, file.catalog) for code, locale in project.locales.items() for file in locale.files
+               if file.path in done.files]
+    codes = {code for code, _ in touched}
+    call.wrote(written=counts["written"], refused=counts["refused"], keys=keys,
+               catalogs={catalog for _, catalog in touched},
+               locales=[record.tag.code] if record is not None else codes, codes=codes)
+
+
+def _record_sources(ctx: I18nContext, project: Project, target: ProjectLocale, done: WritePlan,
+                    call: WriteCall) -> None:
     """Note the source text each written translation was made from, so a later change makes it stale."""
     written = {outcome.key for outcome in done.outcomes if outcome.status == "written"}
     if not written:
@@ -302,7 +388,9 @@ def _record_sources(ctx: I18nContext, project: Project, target: ProjectLocale, d
     for view in catalog_views(source_of(project), target, order=[source.label for source in project.sources]):
         entries = {key: text for key in written if view.has_key(key) and (text := view.source_text(key)) is not None}
         if entries:
-            lock.record(view.name, target.tag.code, entries)
+            result = lock.record(view.name, target.tag.code, entries)
+            if result is not None and result.changed:
+                call.changed(lock.path, result.before or None, result.after)
 
 
 # --- helpers -------------------------------------------------------------------------------------------

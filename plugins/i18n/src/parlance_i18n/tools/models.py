@@ -14,10 +14,12 @@ from pydantic import BaseModel, Field
 from parlance_i18n.loop.reports import LocaleStatusReport, SkippedMessage
 from parlance_i18n.model.reports import ArgumentMismatch, InvalidMessage, LocaleReport, LocaleSummary, PluralGap
 from parlance_i18n.tools.code_models import CatalogUsageCounts
+from parlance_i18n.tools.write_fields import COMMIT, IDEMPOTENCY_KEY
 
 __all__ = [
     "AddMessagesInput", "AddMessagesOutput", "ArgumentMismatch", "Candidate", "CheckInput", "CheckOutput",
-    "DeleteKeysInput", "Example", "GlossaryTerm", "InvalidMessage", "KeyResult", "ListLocalesOutput",
+    "DeleteKeysInput", "Example", "GlossaryTerm", "HistoryFile", "HistoryInput", "HistoryOutput", "HistoryRecord",
+    "InvalidMessage", "KeyResult", "ListLocalesOutput",
     "LocaleStatusReport", "MissingInput", "MissingOutput", "RenameKeyInput", "SetMessagesInput", "SkippedMessage",
     "StatusInput", "StatusOutput", "TranslateMissingInput", "TranslateMissingOutput", "WorkItemView", "WriteOutput",
     "LocaleReport", "LocaleSummary", "NoInput", "PluralGap", "TranslateInput", "TranslateOutput",
@@ -187,6 +189,7 @@ class SetMessagesInput(BaseModel):
                     "path and the format's own skeleton, then the messages are written into it. With no "
                     "messages, every catalog's file is started empty.",
     )
+    idempotency_key: str | None = IDEMPOTENCY_KEY
 
 
 class WriteOutput(BaseModel):
@@ -197,6 +200,7 @@ class WriteOutput(BaseModel):
     results: list[KeyResult]
     diff: str = Field(description="Unified diff of every file touched (what would change, on a dry run).")
     notes: list[str] = Field(default_factory=list, description="What else to know, e.g. a lock file not updated.")
+    commit: str | None = COMMIT
 
 
 class RenameKeyInput(BaseModel):
@@ -204,18 +208,21 @@ class RenameKeyInput(BaseModel):
     new: str = Field(min_length=1, description="The key it becomes, in every locale of the catalog.")
     catalog: str | None = Field(None, description="Only this catalog, by its name in parlance.toml.")
     dry_run: bool = Field(False, description="Check and show the diff; write nothing.")
+    idempotency_key: str | None = IDEMPOTENCY_KEY
 
 
 class DeleteKeysInput(BaseModel):
     keys: list[str] = Field(min_length=1, max_length=1000, description="Keys to delete in every locale.")
     catalog: str | None = Field(None, description="Only this catalog, by its name in parlance.toml.")
     dry_run: bool = Field(False, description="Check and show the diff; write nothing.")
+    idempotency_key: str | None = IDEMPOTENCY_KEY
 
 
 class TranslateMissingInput(BaseModel):
     locale: str = Field(description="The locale to translate into.")
     catalog: str | None = Field(None, description="Only this catalog, by its name in parlance.toml.")
     limit: int = Field(50, ge=1, le=200, description="Most messages translated in this call.")
+    idempotency_key: str | None = IDEMPOTENCY_KEY
 
 
 class TranslateMissingOutput(BaseModel):
@@ -232,3 +239,40 @@ class TranslateMissingOutput(BaseModel):
     items: list[WorkItemView] = Field(default_factory=list)
     next_cursor: str | None = None
     diff: str = ""
+    notes: list[str] = Field(default_factory=list, description="What else to know, e.g. a git commit not made.")
+    commit: str | None = COMMIT
+
+
+# --- the write log (a shared engine's: [state] url) ---------------------------------------------------
+
+
+class HistoryInput(BaseModel):
+    key: str | None = Field(None, min_length=1, max_length=512, description="Only writes of this key.")
+    locale: str | None = Field(None, description="Only writes into this locale.")
+    catalog: str | None = Field(None, description="Only writes into this catalog, by its name in parlance.toml.")
+    limit: int = Field(50, ge=1, le=200, description="Writes per page, newest first.")
+    cursor: str | None = Field(None, max_length=512, description="`next_cursor` of the previous page.")
+
+
+class HistoryFile(BaseModel):
+    path: str = Field(description="Relative to the project's folder.")
+    before: str | None = Field(description="SHA-256 of its bytes before the write; null: the write created it.")
+    after: str | None = Field(description="SHA-256 of its bytes after the write; null: the write deleted it.")
+
+
+class HistoryRecord(BaseModel):
+    at: str = Field(description="When the write was applied (ISO 8601, UTC).")
+    subject: str | None = Field(description="Who wrote: the OAuth token's subject (null without [auth]).")
+    client_id: str | None = Field(description="The OAuth client (the agent) that wrote.")
+    tool: str
+    catalog: str | None
+    locale: str | None
+    keys: list[str] = Field(description="The keys written (renamed: the old and the new; deleted: those deleted).")
+    files: list[HistoryFile]
+    written: int
+    refused: int
+
+
+class HistoryOutput(BaseModel):
+    records: list[HistoryRecord]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page.")
