@@ -416,3 +416,36 @@ enabled = ["whoami"]
         finally:
             proc.terminate()
             proc.wait(timeout=10)
+
+
+def test_requests_that_arrive_while_the_keys_are_first_fetched_wait_for_them(tmp_path: Path) -> None:
+    """A fresh server's first requests come at once (a team's agents after a restart): those that arrive while
+    the first one fetches the issuer's keys wait for that fetch. Before, they found no key yet, and no refetch
+    was due for 2 s, so they were refused as signed by a key the issuer does not publish."""
+    write_fake_dist(tmp_path, "whoami", PACK)
+    port = free_port()
+    with running_authorization_server() as issuer:
+        (tmp_path / "parlance.toml").write_text(f'[host]\npublic_url = "http://127.0.0.1:{port}/mcp"\n'
+                                                f'[auth]\nissuer = "{issuer.url}"\n[packs]\nenabled = ["whoami"]\n')
+        proc = start_http_server(tmp_path / "parlance.toml", port, {"PYTHONPATH": str(tmp_path)})
+        try:
+            served = Served(f"http://127.0.0.1:{port}", issuer, tmp_path / "unused.log")
+            tokens = [served.token("parlance:read", subject=f"member-{n}") for n in range(12)]
+            body, headers = modern_call("whoami")
+            statuses: list[int] = []
+            barrier = threading.Barrier(len(tokens))
+
+            def at_once(token: str) -> None:
+                barrier.wait()
+                statuses.append(post(served, token, body, **headers).status_code)
+
+            threads = [threading.Thread(target=at_once, args=(token,)) for token in tokens]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert statuses == [200] * len(tokens)
+            assert issuer.counts()["jwks"] == 1
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
