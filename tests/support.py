@@ -63,7 +63,12 @@ def start_http_server(config: Path, port: int, env: dict[str, str] | None = None
         proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--port", str(port),
                                  "--config", str(config)], env={**os.environ, **(env or {})}, cwd=config.parent,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
-    wait_listening(port, proc)
+    try:
+        wait_listening(port, proc)
+    except AssertionError:
+        proc.kill()  # it never listened: not left behind
+        proc.wait()
+        raise
     return proc
 
 

@@ -144,7 +144,11 @@ class Replica:
 
     def start(self) -> None:
         self.starts += 1
-        self.process = start_http_server(self.config, self.port, self.env, stderr=self.log)
+        try:
+            self.process = start_http_server(self.config, self.port, self.env, stderr=self.log)
+        except AssertionError:
+            tail = self.log.read_text(errors="replace").splitlines()[-15:]
+            raise AssertionError(f"replica {self.name} did not start; its log ends:\n" + "\n".join(tail)) from None
 
     def kill(self) -> None:
         """SIGKILL: the process dies mid-whatever, as after an OOM kill or a power cut of its machine."""
