@@ -100,7 +100,8 @@ async def kill_and_restart(team: Team, replica: Replica, *, when: Callable[[], b
     disruption.exit_status = replica.process.returncode
     await anyio.sleep(0.5)  # traffic meets the dead port meanwhile
     disruption.states_after_kill = await anyio.to_thread.run_sync(team.proxy.states)
-    await anyio.to_thread.run_sync(replica.start)
+    with anyio.CancelScope(shield=True):  # a start under way finishes (and is stopped with the rest)
+        await anyio.to_thread.run_sync(replica.start)
     await anyio.to_thread.run_sync(lambda: team.proxy.wait_for({replica.name: "UP"}))
     disruption.back_at = time.monotonic()
     return disruption
