@@ -5,6 +5,12 @@
 #
 # stdio only: the MCP client starts the container with `-i` and talks over stdin/stdout, so the
 # image exposes no port. See plugins/strings_admin/README.md for the variables and the emulator.
+#
+# The same file builds a team server's replica (deploy/compose.yaml, deploy/README.md): every pack,
+# the shared engine's driver, the i18n pack served:
+#
+#   docker build -t parlance-team --build-arg PARLANCE_PACKAGE=parlance-mcp \
+#     --build-arg PARLANCE_EXTRAS=postgres --build-arg PARLANCE_PACKS=i18n .
 
 # --- build: resolve exactly what uv.lock pins, install the workspace members as plain packages ---
 FROM python:3.11-slim AS build
@@ -19,9 +25,14 @@ ENV UV_PROJECT_ENVIRONMENT=/opt/parlance \
 
 WORKDIR /src
 COPY . .
-# --package: the host and this pack only (not the other packs); --no-editable: real installs,
-# no reference back to /src; --frozen: exactly uv.lock, never re-resolved during a build.
-RUN uv sync --frozen --no-dev --no-editable --package parlance-strings-admin
+# --package: one distribution and what it needs (by default the host and this pack, not the other
+# packs); --no-editable: real installs, no reference back to /src; --frozen: exactly uv.lock, never
+# re-resolved during a build.
+# PARLANCE_EXTRAS: the package's extras, separated by spaces (parlance-mcp's `postgres`).
+ARG PARLANCE_PACKAGE=parlance-strings-admin
+ARG PARLANCE_EXTRAS=
+RUN uv sync --frozen --no-dev --no-editable --package "$PARLANCE_PACKAGE" \
+      $(for extra in $PARLANCE_EXTRAS; do printf -- '--extra %s ' "$extra"; done)
 
 # --- runtime ---------------------------------------------------------------------------------------
 FROM python:3.11-slim
@@ -29,10 +40,11 @@ FROM python:3.11-slim
 RUN useradd --create-home --uid 10001 --user-group parlance
 COPY --from=build /opt/parlance /opt/parlance
 
+ARG PARLANCE_PACKS=strings_admin
 ENV PATH=/opt/parlance/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    PARLANCE_PACKS=strings_admin
+    PARLANCE_PACKS=$PARLANCE_PACKS
 
 USER parlance
 WORKDIR /home/parlance

@@ -52,6 +52,47 @@ def wait_listening(port: int, proc: Any, seconds: float = 30) -> None:
             time.sleep(0.1)
 
 
+def start_http_server(config: Path, port: int, env: dict[str, str] | None = None,
+                      stderr: Path | None = None) -> Any:
+    """`parlance serve --transport http --port PORT --config CONFIG` as a subprocess (its folder the working
+    one, `env` over this process's environment, stderr to the file `stderr` or nowhere), once it listens."""
+    import subprocess
+    import sys
+
+    with open(stderr or os.devnull, "wb") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--port", str(port),
+                                 "--config", str(config)], env={**os.environ, **(env or {})}, cwd=config.parent,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        wait_listening(port, proc)
+    except AssertionError:
+        proc.kill()  # it never listened: not left behind
+        proc.wait()
+        raise
+    return proc
+
+
+def bearer_challenge(reply: Any) -> dict[str, str]:
+    """The parameters of an HTTP answer's `WWW-Authenticate: Bearer k="v", ...` header."""
+    scheme, _, rest = reply.headers["www-authenticate"].partition(" ")
+    assert scheme == "Bearer"
+    params = {}
+    for part in rest.split('", '):
+        name, _, value = part.partition('="')
+        params[name.strip()] = value.rstrip('"')
+    return params
+
+
+def modern_call(name: str, arguments: dict[str, Any] | None = None, *, request_id: int = 3,
+                capabilities: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+    """A 2026-07-28 tools/call (no session: the envelope in `_meta`) and the headers it needs."""
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": capabilities or {}}
+    body = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments or {}, "_meta": meta}}
+    return body, {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name}
+
+
 @contextlib.contextmanager
 def parlance_http(config: Path, *, port: int | None = None, args: tuple[str, ...] = (),
                   env: dict[str, str] | None = None) -> Iterator[str]:

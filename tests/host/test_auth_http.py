@@ -9,7 +9,6 @@ every log line it wrote for any token.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -28,7 +27,15 @@ from mcp.client.streamable_http import streamable_http_client
 
 from parlance._transport.bearer_tokens import JWKS_REFETCH_MIN_S
 from tests.auth.authorization_server import AuthorizationServer, running_authorization_server
-from tests.support import ERAS, free_port, wait_listening, write_fake_dist
+from tests.support import (
+    ERAS,
+    bearer_challenge,
+    free_port,
+    modern_call,
+    start_http_server,
+    wait_listening,
+    write_fake_dist,
+)
 
 PACK = '''
     import anyio
@@ -98,16 +105,6 @@ class Served:
         return token
 
 
-def start_server(config: Path, port: int, env: dict[str, str] | None = None,
-                 stderr: Path | None = None) -> subprocess.Popen[bytes]:
-    with open(stderr or os.devnull, "wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "parlance", "serve", "--transport", "http", "--port", str(port),
-                                 "--config", str(config)], env={**os.environ, **(env or {})}, cwd=config.parent,
-                                stdout=subprocess.DEVNULL, stderr=err)
-    wait_listening(port, proc)
-    return proc
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     tmp = tmp_path_factory.mktemp("auth")
@@ -128,7 +125,7 @@ wipe = ["parlance:admin"]
 [packs]
 enabled = ["whoami"]
 ''')
-        proc = start_server(tmp / "parlance.toml", port, {"PYTHONPATH": str(tmp), SECRET_ENV: "s3cret"},
+        proc = start_http_server(tmp / "parlance.toml", port, {"PYTHONPATH": str(tmp), SECRET_ENV: "s3cret"},
                             tmp / "stderr.log")
         try:
             yield Served(f"http://127.0.0.1:{port}", issuer, tmp / "stderr.log")
@@ -142,26 +139,8 @@ def post(served: Served, token: str | None, body: object, **headers: str) -> htt
     return httpx.post(served.mcp, json=body, headers={**HEADERS, **auth, **headers})
 
 
-def challenge(reply: httpx.Response) -> dict[str, str]:
-    """The parameters of a `WWW-Authenticate: Bearer k="v", ...` header."""
-    scheme, _, rest = reply.headers["www-authenticate"].partition(" ")
-    assert scheme == "Bearer"
-    params = {}
-    for part in rest.split('", '):
-        name, _, value = part.partition('="')
-        params[name.strip()] = value.rstrip('"')
-    return params
-
-
 def call(name: str, request_id: int = 2) -> dict[str, object]:
     return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": name, "arguments": {}}}
-
-
-def modern_call(name: str) -> tuple[dict[str, object], dict[str, str]]:
-    """A 2026-07-28 tools/call (no session: the envelope in `_meta`) and the headers it needs."""
-    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
-    body = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": name, "arguments": {}, "_meta": meta}}
-    return body, {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name}
 
 
 # --- metadata ---------------------------------------------------------------------------------------
@@ -184,7 +163,7 @@ def test_protected_resource_metadata_names_the_issuer(served: Served) -> None:
 def test_no_token_is_401_with_where_to_get_one(served: Served) -> None:
     reply = post(served, None, INITIALIZE)
     assert reply.status_code == 401
-    assert challenge(reply) == {"scope": "parlance:read",
+    assert bearer_challenge(reply) == {"scope": "parlance:read",
                                 "resource_metadata": f"{served.url}/.well-known/oauth-protected-resource/mcp"}
     # a JSON-RPC error too, for clients that read the body; its id is null: the body is not read before the
     # token is checked (JSON-RPC 2.0 §5: null where the request was not read)
@@ -206,7 +185,7 @@ def test_an_unacceptable_token_is_401_invalid_token(served: Served, case: str) -
     token = cases[case]()
     reply = post(served, token, INITIALIZE)
     assert reply.status_code == 401, reply.text
-    params = challenge(reply)
+    params = bearer_challenge(reply)
     assert params["error"] == "invalid_token"
     assert params["resource_metadata"] == f"{served.url}/.well-known/oauth-protected-resource/mcp"
     assert token not in reply.text and token not in reply.headers["www-authenticate"]
@@ -219,7 +198,7 @@ def test_a_write_tool_needs_the_write_scope(served: Served) -> None:
     read_only = served.token("parlance:read")
     reply = post(served, read_only, call("note", 9))
     assert reply.status_code == 403
-    params = challenge(reply)
+    params = bearer_challenge(reply)
     # the scopes granted and the one needed: a client that asks for exactly these keeps what it had
     assert params["error"] == "insufficient_scope" and params["scope"] == "parlance:read parlance:write"
     assert params["error_description"] == "this operation needs the scope parlance:write"
@@ -229,13 +208,14 @@ def test_a_write_tool_needs_the_write_scope(served: Served) -> None:
 
 
 def test_a_tool_scope_override_replaces_the_default(served: Served) -> None:
-    assert challenge(post(served, served.token(), call("wipe")))["error_description"].endswith("scope parlance:admin")
+    refused = bearer_challenge(post(served, served.token(), call("wipe")))
+    assert refused["error_description"].endswith("scope parlance:admin")
     assert post(served, served.token("parlance:read parlance:admin"), call("wipe")).status_code != 403
 
 
 def test_every_request_needs_the_read_scope(served: Served) -> None:
     reply = post(served, served.token("parlance:write"), INITIALIZE)
-    assert reply.status_code == 403 and challenge(reply)["scope"] == "parlance:write parlance:read"
+    assert reply.status_code == 403 and bearer_challenge(reply)["scope"] == "parlance:write parlance:read"
 
 
 # --- the happy path, both eras, through the SDK's client ---------------------------------------------
@@ -317,7 +297,7 @@ def test_readyz_is_503_while_draining(tmp_path: Path) -> None:
     write_fake_dist(tmp_path, "whoami", PACK)
     (tmp_path / "parlance.toml").write_text('[host]\nshutdown_grace_s = 5\n[packs]\nenabled = ["whoami"]\n')
     port = free_port()
-    proc = start_server(tmp_path / "parlance.toml", port, {"PYTHONPATH": str(tmp_path)})
+    proc = start_http_server(tmp_path / "parlance.toml", port, {"PYTHONPATH": str(tmp_path)})
     url = f"http://127.0.0.1:{port}"
     try:
         body, headers = modern_call("sleepy")
@@ -406,7 +386,7 @@ def test_a_token_whose_header_lies_is_401_never_a_500(served: Served, header: di
     kid = json_module.loads(base64.urlsafe_b64decode(real[0] + "=" * (-len(real[0]) % 4)))["kid"]
     forged = base64.urlsafe_b64encode(json_module.dumps({**header, "kid": kid, "typ": "JWT"}).encode()).decode()
     reply = post(served, ".".join([forged.rstrip("="), real[1], real[2]]), INITIALIZE)
-    assert reply.status_code == 401 and challenge(reply)["error"] == "invalid_token"
+    assert reply.status_code == 401 and bearer_challenge(reply)["error"] == "invalid_token"
 
 
 def test_a_request_without_a_token_closes_no_ones_session(tmp_path: Path) -> None:
@@ -424,7 +404,7 @@ issuer = "{issuer.url}"
 [packs]
 enabled = ["whoami"]
 ''')
-        proc = start_server(tmp_path / "parlance.toml", port, {"PYTHONPATH": str(tmp_path)})
+        proc = start_http_server(tmp_path / "parlance.toml", port, {"PYTHONPATH": str(tmp_path)})
         try:
             served = Served(f"http://127.0.0.1:{port}", issuer, tmp_path / "unused.log")
             token = served.token("parlance:read")
@@ -436,6 +416,39 @@ enabled = ["whoami"]
             still = post(served, token, {"jsonrpc": "2.0", "id": 2, "method": "ping"},
                          **{"mcp-session-id": session})
             assert still.status_code == 200, still.text
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def test_requests_that_arrive_while_the_keys_are_first_fetched_wait_for_them(tmp_path: Path) -> None:
+    """A fresh server's first requests come at once (a team's agents after a restart): those that arrive while
+    the first one fetches the issuer's keys wait for that fetch. Before, they found no key yet, and no refetch
+    was due for 2 s, so they were refused as signed by a key the issuer does not publish."""
+    write_fake_dist(tmp_path, "whoami", PACK)
+    port = free_port()
+    with running_authorization_server() as issuer:
+        (tmp_path / "parlance.toml").write_text(f'[host]\npublic_url = "http://127.0.0.1:{port}/mcp"\n'
+                                                f'[auth]\nissuer = "{issuer.url}"\n[packs]\nenabled = ["whoami"]\n')
+        proc = start_http_server(tmp_path / "parlance.toml", port, {"PYTHONPATH": str(tmp_path)})
+        try:
+            served = Served(f"http://127.0.0.1:{port}", issuer, tmp_path / "unused.log")
+            tokens = [served.token("parlance:read", subject=f"member-{n}") for n in range(12)]
+            body, headers = modern_call("whoami")
+            statuses: list[int] = []
+            barrier = threading.Barrier(len(tokens))
+
+            def at_once(token: str) -> None:
+                barrier.wait()
+                statuses.append(post(served, token, body, **headers).status_code)
+
+            threads = [threading.Thread(target=at_once, args=(token,)) for token in tokens]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert statuses == [200] * len(tokens)
+            assert issuer.counts()["jwks"] == 1
         finally:
             proc.terminate()
             proc.wait(timeout=10)

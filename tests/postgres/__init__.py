@@ -49,6 +49,7 @@ class PostgresServer:
     folder: Path
     port: int
     user: str
+    fsync: bool = False
 
     @property
     def url(self) -> str:
@@ -59,7 +60,7 @@ class PostgresServer:
 
     def start(self) -> None:
         """Start it again after `stop()` (a test of the database coming back)."""
-        _pg_ctl_start(self.folder, self.port)
+        _pg_ctl_start(self.folder, self.port, fsync=self.fsync)
 
 
 def _as_postgres(command: list[str]) -> list[str]:
@@ -74,16 +75,17 @@ def _run(command: list[str], *, check: bool = True) -> subprocess.CompletedProce
                           stdin=subprocess.DEVNULL)
 
 
-def _pg_ctl_start(folder: Path, port: int) -> None:
-    options = f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder} -c fsync=off " \
-              "-c max_connections=200 -c shared_buffers=32MB"
+def _pg_ctl_start(folder: Path, port: int, *, fsync: bool = False) -> None:
+    options = f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder} " \
+              f"-c fsync={'on' if fsync else 'off'} -c max_connections=200 -c shared_buffers=32MB"
     _run(["pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "postgres.log"), "-o", options, "-w", "-t", "60",
           "start"])
 
 
-def start_postgres(folder: Path) -> PostgresServer:
+def start_postgres(folder: Path, *, fsync: bool = False) -> PostgresServer:
     """A new cluster in `folder` (created), started; stop it with `.stop()`. As root, every folder above
-    `folder` must be one the `postgres` user may enter (not pytest's temporary folders: `tempfile.mkdtemp()`)."""
+    `folder` must be one the `postgres` user may enter (not pytest's temporary folders: `tempfile.mkdtemp()`).
+    Without `fsync` (the tests' default) a commit does not wait for the disk; a benchmark asks for it."""
     folder.mkdir(parents=True, exist_ok=True)
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
@@ -91,8 +93,8 @@ def start_postgres(folder: Path) -> PostgresServer:
     user = "postgres" if os.geteuid() == 0 else (os.environ.get("USER") or "postgres")
     _run(["initdb", "-D", str(folder / "data"), "-U", user, "--auth=trust", "-E", "UTF8", "--no-locale"])
     port = _free_port()
-    _pg_ctl_start(folder, port)
-    return PostgresServer(folder, port, user)
+    _pg_ctl_start(folder, port, fsync=fsync)
+    return PostgresServer(folder, port, user, fsync)
 
 
 def fresh_database(url: str) -> str:

@@ -118,7 +118,8 @@ def test_a_link_leading_to_itself_or_round_a_circle_is_refused_by_its_name(layou
 def test_a_folder_swapped_for_a_link_while_a_file_is_opened_is_caught(layout: tuple[Path, Path],
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Between the check and the open, `locales` becomes a link out: the file opened is not the one
-    checked (whether the link stays or is swapped back), and nothing of it is returned."""
+    checked, and nothing of it is returned. Swapped back, the path names the project's file again, which
+    is opened again and checked (as a file another writer replaced), and that is what is read."""
     project, outside = layout
     shutil.copy(outside / "secret.json", outside / "de.json")
     real_open = os.open
@@ -140,13 +141,44 @@ def test_a_folder_swapped_for_a_link_while_a_file_is_opened_is_caught(layout: tu
             return real_open(path, flags, *args, **kwargs)
 
         monkeypatch.setattr(store.os, "open", swapping_open)
-        with pytest.raises(UnsafePath):
-            read_bytes(project / "locales" / "de.json", root=project)
+        if swap_back:
+            assert read_bytes(project / "locales" / "de.json", root=project) == b'{"a": "A"}'
+        else:
+            with pytest.raises(UnsafePath):
+                read_bytes(project / "locales" / "de.json", root=project)
         monkeypatch.setattr(store.os, "open", real_open)
         assert calls == ["swapped"]
         if not swap_back:
             (project / "locales").unlink()
             os.rename(project / "locales.real", project / "locales")
+
+
+@POSIX_ONLY
+def test_a_file_replaced_while_it_is_opened_is_read_as_it_is_now(layout: tuple[Path, Path],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another writer (a replica on the same checkout) saves the file atomically right as it is opened: the
+    new file is read, not refused as changed; one replaced at every open is refused after `REOPENS` tries."""
+    project, _ = layout
+    target = project / "locales" / "de.json"
+    real_open = os.open
+    saves: list[int] = []
+
+    def saving_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        descriptor = real_open(path, flags, *args, **kwargs)
+        if str(path).endswith("de.json") and len(saves) < limit:
+            saves.append(1)
+            (project / "locales" / "saved.tmp").write_text(f'{{"a": "save {len(saves)}"}}', encoding="utf-8")
+            os.replace(project / "locales" / "saved.tmp", target)
+        return descriptor
+
+    monkeypatch.setattr(store.os, "open", saving_open)
+    limit = 1
+    assert read_bytes(target, root=project) == b'{"a": "save 1"}'
+    saves.clear()
+    limit = store.REOPENS
+    with pytest.raises(UnsafePath, match="was changed while it was being opened"):
+        read_bytes(target, root=project)
+    assert len(saves) == store.REOPENS
 
 
 def test_the_size_limit_names_its_setting(tmp_path: Path) -> None:

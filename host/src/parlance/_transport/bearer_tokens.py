@@ -164,16 +164,19 @@ class TokenChecker:
         now = time.monotonic()
         fetched = self._keys_fetched_at
         stale = fetched is None or now - fetched > JWKS_MAX_AGE_S
-        if stale or (kid not in self._keys and now - fetched > JWKS_REFETCH_MIN_S):  # type: ignore[operator]
+        # An unknown kid waits for a fetch under way (a fresh server's first requests come together), and
+        # otherwise refetches only when the last fetch ended long enough ago.
+        if stale or (kid not in self._keys and (self._fetching.locked()
+                                                or now - fetched > JWKS_REFETCH_MIN_S)):  # type: ignore[operator]
             async with self._fetching:
-                if self._keys_fetched_at == fetched:  # nobody refetched while this call waited
+                if self._keys_fetched_at == fetched:  # nobody fetched while this call waited
                     await self._fetch_keys()
         return self._keys.get(kid) or (self._keys.get(None) if kid is None else None)
 
     async def _fetch_keys(self) -> None:
         """The issuer's keys, fetched now. A failure keeps the keys already held (and is tried again after
-        `JWKS_REFETCH_MIN_S`): a passing outage of the issuer must not lock out tokens already checkable."""
-        self._keys_fetched_at = time.monotonic()
+        `JWKS_REFETCH_MIN_S`): a passing outage of the issuer must not lock out tokens already checkable.
+        Its time is noted when it is over, so that a call which waited for it finds it done."""
         try:
             if self._jwks_uri is None:
                 self._jwks_uri = await self._discover_jwks_uri()
@@ -195,6 +198,8 @@ class TokenChecker:
         except (httpx.HTTPError, ValueError, AttributeError) as exc:
             logger.warning("auth.jwks_unavailable", extra={"issuer": self.issuer, "error": exc.__class__.__name__})
             return
+        finally:
+            self._keys_fetched_at = time.monotonic()
         self._keys, self._key_algorithms = keys, algorithms
         logger.info("auth.jwks_fetched", extra={"issuer": self.issuer, "keys": len(keys)})
 

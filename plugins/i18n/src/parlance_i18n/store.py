@@ -79,6 +79,8 @@ __all__ = ["ATTEMPTS", "DEFAULT_FILE_LIMITS", "MAX_FILE_BYTES", "ConcurrentChang
            "check_inside", "create_file", "edit_file", "label_of", "read_bytes", "read_head", "unified_diff", "update_file"]
 
 ATTEMPTS = 5
+REOPENS = 3
+"""How many times a file replaced while it was being opened is opened again (`_opened`)."""
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """A catalog file larger than this is reported and not read (the default of `[packs.i18n] max_file_bytes`):
 the largest real ones are a few MB, and one of a million messages about 60 MB."""
@@ -304,24 +306,37 @@ def _circular(label: str) -> UnsafePath:
 @contextmanager
 def _opened(path: Path, root: Path | None) -> Iterator[tuple[int, os.stat_result]]:
     """A descriptor of the regular file `path` leads to inside `root`, and its status (see the module
-    docstring); closed on exit."""
+    docstring); closed on exit.
+
+    A path that still resolves to the same place but names another file than the one opened was replaced
+    meanwhile — what every atomic save does, another Parlance process's (a replica on the same checkout)
+    included — so the new file is opened and checked in turn, up to `REOPENS` times."""
     label = label_of(path, root)
-    real = _contained(path, root, reading=True)
+    changed = UnsafePath(f"{label} was changed while it was being opened: it was left out; read it again",
+                         {"file": label})
+    for attempt in range(1, REOPENS + 1):
+        real = _contained(path, root, reading=True)
+        try:
+            descriptor = os.open(real, _READ_FLAGS)
+        except OSError as error:
+            if _is_link_error(error, real):
+                raise changed from None
+            raise
+        try:
+            status = os.fstat(descriptor)
+            if not stat.S_ISREG(status.st_mode):
+                raise _special(label, status.st_mode)
+            again = _contained(path, root, reading=True)
+            replaced = again == real and not _same_file(os.stat(again), status)
+            if again != real or (replaced and attempt == REOPENS):
+                raise changed
+        except BaseException:
+            os.close(descriptor)
+            raise
+        if not replaced:
+            break
+        os.close(descriptor)
     try:
-        descriptor = os.open(real, _READ_FLAGS)
-    except OSError as error:
-        if _is_link_error(error, real):
-            raise UnsafePath(f"{label} was changed while it was being opened: it was left out; read it again",
-                             {"file": label}) from None
-        raise
-    try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise _special(label, status.st_mode)
-        again = _contained(path, root, reading=True)
-        if again != real or not _same_file(os.stat(again), status):
-            raise UnsafePath(f"{label} was changed while it was being opened: it was left out; read it again",
-                             {"file": label})
         yield descriptor, status
     finally:
         os.close(descriptor)
