@@ -88,6 +88,22 @@ async def test_the_write_log_is_listed_with_a_shared_engine_and_names_who_wrote_
     assert TEXT not in json.dumps(page)  # never a message's text
 
 
+async def test_a_call_that_changed_no_file_has_its_row_too(database: str, tmp_path: Path) -> None:
+    """A replica killed after writing a file, before its row was committed: the client's retry (same key, the
+    first claim rolled back) finds the value there already. The call was applied; its row must say so."""
+    root = write_tree(tmp_path / "shop", {"locales/en.json": EN, "locales/de.json": DE})
+    settings = {"source_locale": "en", "write": True, "project_root": str(root),
+                "catalogs": [{"path": str(root / "locales/{locale}.json"), "name": "app"}]}
+    config = {"state": {"url": database}, "packs": {"i18n": settings}}
+    already = {"locale": "de", "messages": {"cart.title": "Einkaufswagen"}, "idempotency_key": "retry-after-crash"}
+    async with connect({"i18n": parlance_i18n.pack}, config=config, mode="legacy") as client:
+        answered = await _call(client, "i18n_set_messages", already)
+        page = await _call(client, "i18n_history", {})
+    assert (answered["written"], answered["unchanged"]) == (0, 1)
+    assert [(r["keys"], r["written"], r["files"]) for r in page["records"]] == [(["cart.title"], 0, [])]
+    assert (root / "locales/de.json").read_text(encoding="utf-8") == DE
+
+
 def _replica_config(root: Path, database: str) -> Path:
     (root / "parlance.toml").write_text(
         f'[state]\nurl = "{database}"\n\n[packs]\nenabled = ["i18n"]\n\n[packs.i18n]\nsource_locale = "en"\n'

@@ -13,8 +13,8 @@ Every write tool that is not a dry run runs in `async with coordinated(ctx, args
   replays the edits on what the file holds when it is written.
 - **what was written is logged, committed, told:** `call.changed()` and `call.wrote()` collect the
   files (SHA-256 before and after) and the counts; `call.finish(output)` makes the git commit
-  (`git_commit`), logs the write (one row of the write log with a shared engine; nothing when no
-  file changed) and stores the output for retries. When the block ends, subscribers of
+  (`git_commit`), logs the write (one row of the write log with a shared engine, a call that changed
+  no file too) and stores the output for retries. When the block ends, subscribers of
   `i18n://bundles/<locale>` of every locale whose files changed hear `notifications/resources/updated`
   (other replicas announce them too, once `parlance_shared_write` reloaded them: `tools.shared`).
 
@@ -136,10 +136,11 @@ class WriteCall:
         await self._conclude()
 
     async def _conclude(self) -> Committed | None:
-        """Commit (`git_commit`) and log the files written, if any (a write that changed no file logs nothing)."""
-        if not self.files:
-            return None
-        committed = await anyio.to_thread.run_sync(self._commit) if self._settings.git_commit else None
+        """Commit the files written (`git_commit`, when there are any) and log the call: one row per write call,
+        one that changed no file too (a retry after a replica died between writing and logging finds its keys
+        unchanged, and the row says the call was applied)."""
+        committed = await anyio.to_thread.run_sync(self._commit) if self._settings.git_commit and self.files \
+            else None
         self._write.log(files=list(self.files.values()), written=self.written, refused=self.refused,
                         catalog=_one(self.catalogs), locale=_one(self.locales), keys=self.keys,
                         resources=[bundle_uri(code) for code in sorted(self.codes)])

@@ -334,8 +334,10 @@ async def _write(ctx: I18nContext, project: Project, call: WriteCall | None, pla
     counts = {status: sum(1 for r in results if r.status == status) for status in ("written", "unchanged", "refused")}
     if call is not None:
         logger.info("i18n.messages_written", extra=counts)
-        written = [r.key for r in results if r.status == "written"]
-        _tell(call, project, done, record, counts, [*written, *(also_keys if written else ())])
+        # The keys that hold this call's values now: written, or already holding them (a retry of a call whose
+        # replica died after writing the file, before its log row was committed, finds them unchanged).
+        settled = [r.key for r in results if r.status in ("written", "unchanged")]
+        _tell(call, project, done, record, counts, [*settled, *(also_keys if settled else ())])
     return WriteOutput(dry_run=call is None, written=counts["written"], unchanged=counts["unchanged"],
                        refused=counts["refused"], results=results, diff=done.diff(root), notes=notes)
 
@@ -367,9 +369,8 @@ def _apply(ctx: I18nContext, project: Project, planned: WritePlan, record: Proje
 
 def _tell(call: WriteCall, project: Project, done: WritePlan, record: ProjectLocale | None, counts: dict[str, int],
           keys: list[str]) -> None:
-    """What the write log says of this write: counts, keys, its catalog and locale, the bundles it changed."""
-    if not done.files:
-        return
+    """What the write log says of this write: counts, keys, its catalog and locale, the bundles it changed.
+    Every call has its row, one that changed no file too (who asked for what, and that it was already so)."""
     touched = [(code, file.catalog) for code, locale in project.locales.items() for file in locale.files
                if file.path in done.files]
     codes = {code for code, _ in touched}
