@@ -205,15 +205,19 @@ class Worker:
         if reply.status_code != 202:
             raise self.server.fail(f"notifications/initialized answered HTTP {reply.status_code}: {reply.text[:300]}")
 
-    async def call(self) -> float:
-        """One i18n_translate, checked; its round trip in seconds (request sent to body read)."""
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> tuple[float, Any, httpx.Response]:
+        """One tools/call: its round trip in seconds (request sent to body read), its `result`, the reply."""
         request_id = next(self.ids)
         body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                           "params": {"name": "i18n_translate", "arguments": TRANSLATE_ARGS}}).encode()
+                           "params": {"name": name, "arguments": arguments}}).encode()
         started = time.perf_counter()
         reply = await self.http.post(self.server.url, content=body, headers=self.headers)
         elapsed = time.perf_counter() - started
-        result = self._answer(reply, request_id).get("result")
+        return elapsed, self._answer(reply, request_id).get("result"), reply
+
+    async def call(self) -> float:
+        """One i18n_translate, checked; its round trip in seconds (request sent to body read)."""
+        elapsed, result, reply = await self.call_tool("i18n_translate", TRANSLATE_ARGS)
         if not isinstance(result, dict) or result.get("isError"):
             raise self.server.fail(f"i18n_translate did not return a result: {reply.text[:500]}")
         content = result.get("content") or [{}]

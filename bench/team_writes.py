@@ -27,11 +27,9 @@ import itertools
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -41,13 +39,12 @@ import httpx
 
 import auth_overhead
 from http_modes import BenchmarkFailed, Mode, Record, Server, Worker, alternated, free_port, run_batch
-from i18n_stdio import percentile
 from reporting import publish
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # the PostgreSQL and the authorization server the tests use
 from tests.auth.authorization_server import missing, running_authorization_server  # noqa: E402
-from tests.postgres import fresh_database, postgres_available, start_postgres  # noqa: E402
+from tests.postgres import fresh_database, own_postgres, postgres_available  # noqa: E402
 
 RESULTS = HERE / "results" / "team_writes.json"
 KEYS = 500
@@ -96,13 +93,7 @@ class WriteWorker(Worker):
         key = f"key_{n % KEYS:04d}"
         arguments = {"locale": "fr", "messages": {key: f"Message {n} ({self.run})"}, "catalog": "app",
                      "idempotency_key": f"bench-{self.run}-{n}"}
-        request_id = next(self.ids)
-        body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                           "params": {"name": "i18n_set_messages", "arguments": arguments}}).encode()
-        started = time.perf_counter()
-        reply = await self.http.post(self.server.url, content=body, headers=self.headers)
-        elapsed = time.perf_counter() - started
-        result = self._answer(reply, request_id).get("result")
+        elapsed, result, _ = await self.call_tool("i18n_set_messages", arguments)
         if not isinstance(result, dict) or result.get("isError") or (result.get("structuredContent") or {}).get(
                 "written") != 1:
             raise self.server.fail(f"i18n_set_messages did not write: {json.dumps(result)[:500]}")
@@ -132,10 +123,7 @@ async def measure_writes(folder: Path, database_url: str, seconds: float, rounds
 
 
 def summarise_writes(records: dict[str, Record], args: argparse.Namespace) -> dict[str, Any]:
-    figures = {name: {"p50_ms": round(statistics.median(r.latencies_ms), 3),
-                      "p90_ms": round(percentile(r.latencies_ms, 0.9), 3),
-                      "server_cpu_us_per_call": round(statistics.median(r.server_cpu_us), 1),
-                      "calls": r.calls} for name, r in records.items()}
+    figures = auth_overhead.figures_of(records)
     return {
         "method": (f"i18n_set_messages of one key over streamable HTTP (SSE answers, 2025-11-25, stateful), one "
                    f"client per server, {args.rounds} rounds of {args.seconds:g} s per server, order alternating; "
@@ -175,21 +163,19 @@ def main() -> int:
     if problem is not None:
         print(problem, file=sys.stderr)
         return 2
-    # Not under a private temporary folder: as root, the cluster runs as `postgres`, which must reach it.
     folder = Path(tempfile.mkdtemp(prefix="parlance-team-writes-"))
-    folder.chmod(0o755)
-    database = start_postgres(folder / "postgres", fsync=True)
     try:
-        (folder / "auth").mkdir()
-        with running_authorization_server() as issuer:
-            auth = anyio.run(auth_overhead.measure, folder / "auth", issuer, args.seconds, args.rounds, 1, False)
-        writes = anyio.run(measure_writes, folder / "writes", fresh_database(database.url), args.seconds,
-                           args.rounds)
+        with own_postgres("parlance-team-writes-pg-", fsync=True) as database:
+            (folder / "auth").mkdir()
+            with running_authorization_server() as issuer:
+                auth = anyio.run(auth_overhead.measure, folder / "auth", issuer, args.seconds, args.rounds, 1,
+                                 False)
+            writes = anyio.run(measure_writes, folder / "writes", fresh_database(database.url), args.seconds,
+                               args.rounds)
     except BenchmarkFailed as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)
         return 2
     finally:
-        database.stop()
         shutil.rmtree(folder, ignore_errors=True)
     auth_figures = auth_overhead.summarise(auth, args)
     result = {"python": auth_figures.pop("python"), "cpus": auth_figures.pop("cpus"), "auth": auth_figures,

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import importlib
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -50,18 +48,12 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory):
     Tests that need a clean database take `fresh_database(postgres_url)`. Required under CI."""
     import os
 
-    from tests.postgres import postgres_available, start_postgres
+    from tests.postgres import own_postgres, postgres_available
 
     if not postgres_available():
         if os.environ.get("CI"):
             pytest.fail("PostgreSQL (initdb, pg_ctl) is not installed: .ci/run installs it")
         pytest.skip("PostgreSQL (initdb, pg_ctl) is not installed")
     # Not under pytest's temporary folder: as root, the cluster runs as `postgres`, which must reach it.
-    folder = Path(tempfile.mkdtemp(prefix="parlance-pg-"))
-    folder.chmod(0o755)
-    server = start_postgres(folder / "cluster")
-    try:
+    with own_postgres() as server:
         yield server.url
-    finally:
-        server.stop()
-        shutil.rmtree(folder, ignore_errors=True)

@@ -11,15 +11,18 @@ clean database asks `fresh_database(url)` for one of its own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["PostgresServer", "fresh_database", "postgres_available", "start_postgres"]
+__all__ = ["PostgresServer", "fresh_database", "own_postgres", "postgres_available", "start_postgres"]
 
 
 def _binary(name: str) -> str | None:
@@ -95,6 +98,20 @@ def start_postgres(folder: Path, *, fsync: bool = False) -> PostgresServer:
     port = _free_port()
     _pg_ctl_start(folder, port, fsync=fsync)
     return PostgresServer(folder, port, user, fsync)
+
+
+@contextlib.contextmanager
+def own_postgres(prefix: str = "parlance-pg-", *, fsync: bool = False) -> Iterator[PostgresServer]:
+    """A cluster of its own in a new temporary folder, started, then stopped and removed: the folder is made
+    with `tempfile.mkdtemp()` and opened to other users, as root runs the cluster as `postgres`."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    folder.chmod(0o755)
+    server = start_postgres(folder / "cluster", fsync=fsync)
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def fresh_database(url: str) -> str:

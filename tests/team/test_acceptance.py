@@ -38,7 +38,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CreateMessageResult, InputRequiredResult, TextContent
 
-from tests.postgres import PostgresServer, fresh_database, postgres_available, start_postgres
+from tests.postgres import PostgresServer, fresh_database, own_postgres, postgres_available
 from tests.support import bearer_challenge, modern_call
 from tests.team.clients import Caller, CallFailed
 from tests.team.cluster import LOCALES, Team, haproxy_missing, running_team
@@ -60,14 +60,8 @@ def _required(problem: str | None) -> None:
 def database() -> Iterator[PostgresServer]:
     _required(None if postgres_available() else "PostgreSQL (initdb, pg_ctl) is not installed: .ci/run installs it")
     _required(haproxy_missing())
-    folder = Path(tempfile.mkdtemp(prefix="parlance-team-pg-"))
-    folder.chmod(0o755)  # root runs the cluster as `postgres`, which must reach it
-    server = start_postgres(folder / "cluster")
-    try:
+    with own_postgres("parlance-team-pg-") as server:
         yield server
-    finally:
-        server.stop()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

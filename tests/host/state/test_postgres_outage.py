@@ -5,10 +5,7 @@ PostgreSQL of its own, as it stops it."""
 from __future__ import annotations
 
 import logging
-import shutil
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import anyio
 import pytest
@@ -17,7 +14,7 @@ from parlance._state.postgres import PostgresState
 from parlance.errors import ToolError
 from parlance.writes import FileChange
 from tests.host.state import eventually, running
-from tests.postgres import PostgresServer, postgres_available, start_postgres
+from tests.postgres import PostgresServer, own_postgres, postgres_available
 
 pytestmark = pytest.mark.anyio
 
@@ -26,14 +23,8 @@ pytestmark = pytest.mark.anyio
 def server() -> Iterator[PostgresServer]:
     if not postgres_available():
         pytest.skip("PostgreSQL (initdb, pg_ctl) is not installed")
-    folder = Path(tempfile.mkdtemp(prefix="parlance-pg-outage-"))
-    folder.chmod(0o755)  # as root, the cluster runs as `postgres`, which must reach it
-    server = start_postgres(folder / "cluster")
-    try:
+    with own_postgres("parlance-pg-outage-") as server:
         yield server
-    finally:
-        server.stop()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def _apply(engine: PostgresState, catalog: str) -> None:
