@@ -34,7 +34,7 @@ from typing import Any
 import anyio
 import httpx
 
-from http_modes import BenchmarkFailed, Mode, Record, Server, Worker, alternated, run_batch
+from http_modes import BenchmarkFailed, Mode, Record, Server, Worker, measure_servers
 from i18n_stdio import percentile
 from reporting import publish
 
@@ -44,7 +44,6 @@ from tests.auth.authorization_server import missing, running_authorization_serve
 
 RESULTS = HERE / "results" / "auth_overhead.json"
 PUBLIC_URL = "http://parlance.bench/mcp"  # the audience: only its string matters to the check
-WARMUP_S = 1.0
 
 
 def modes(issuer: str, json_response: bool) -> tuple[Mode, Mode]:
@@ -59,26 +58,14 @@ async def measure(folder: Path, issuer: Any, seconds: float, rounds: int, worker
                   json_response: bool) -> dict[str, Record]:
     token = issuer.token(client_id="bench", resource=PUBLIC_URL, scope="parlance:read", subject="bench-user")
     servers = {mode.name: Server(mode, folder / mode.name) for mode in modes(issuer.url, json_response)}
-    try:
-        limits = httpx.Limits(max_connections=workers_per_server, max_keepalive_connections=workers_per_server)
-        clients = {name: httpx.AsyncClient(trust_env=False, limits=limits, timeout=30) for name in servers}
-        try:
-            workers: dict[str, list[Worker]] = {}
-            for name, server in servers.items():
-                await server.wait_until_up(clients[name])
-                workers[name] = [Worker(server, clients[name]) for _ in range(workers_per_server)]
-                for worker in workers[name]:
-                    if name == "jwt":
-                        worker.headers["Authorization"] = f"Bearer {token}"
-                    await worker.open()
-                await run_batch(workers[name], WARMUP_S)  # the jwt server fetches the issuer's keys here
-            return await alternated(servers, workers, seconds, rounds)
-        finally:
-            for client in clients.values():
-                await client.aclose()
-    finally:
-        for server in servers.values():
-            server.stop()
+
+    def workers_of(name: str, server: Server, http: httpx.AsyncClient) -> list[Worker]:
+        workers = [Worker(server, http) for _ in range(workers_per_server)]
+        for worker in workers if name == "jwt" else ():
+            worker.headers["Authorization"] = f"Bearer {token}"
+        return workers
+
+    return await measure_servers(servers, seconds, rounds, workers_per_server, workers_of)
 
 
 def figures_of(records: dict[str, Record]) -> dict[str, dict[str, Any]]:

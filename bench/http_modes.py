@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -322,20 +323,21 @@ async def alternated(servers: dict[str, Server], workers: dict[str, list[Worker]
     return records
 
 
-async def measure(folder: Path, seconds: float, rounds: int, workers_per_mode: int) -> dict[str, Record]:
-    servers = {mode.name: Server(mode, folder / mode.name) for mode in MODES}
+async def measure_servers(servers: dict[str, Server], seconds: float, rounds: int, connections: int,
+                          workers_of: Callable[[str, Server, httpx.AsyncClient], list[Worker]]) -> dict[str, Record]:
+    """Wait for each of `servers` (started), open its workers (`workers_of`), warm it up, then the alternated
+    rounds; every server is stopped at the end (bench/auth_overhead.py and bench/team_writes.py measure so too)."""
     try:
-        limits = httpx.Limits(max_connections=workers_per_mode, max_keepalive_connections=workers_per_mode)
+        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
         clients = {name: httpx.AsyncClient(trust_env=False, limits=limits, timeout=30) for name in servers}
         try:
+            workers: dict[str, list[Worker]] = {}
             for name, server in servers.items():
                 await server.wait_until_up(clients[name])
-            workers = {name: [Worker(server, clients[name]) for _ in range(workers_per_mode)]
-                       for name, server in servers.items()}
-            for name in servers:
+                workers[name] = workers_of(name, server, clients[name])
                 for worker in workers[name]:
                     await worker.open()
-                await run_batch(workers[name], WARMUP_S)
+                await run_batch(workers[name], WARMUP_S)  # a first call's one-off work (keys, tables) goes here
             return await alternated(servers, workers, seconds, rounds)
         finally:
             for client in clients.values():
@@ -343,6 +345,12 @@ async def measure(folder: Path, seconds: float, rounds: int, workers_per_mode: i
     finally:
         for server in servers.values():
             server.stop()
+
+
+async def measure(folder: Path, seconds: float, rounds: int, workers_per_mode: int) -> dict[str, Record]:
+    servers = {mode.name: Server(mode, folder / mode.name) for mode in MODES}
+    return await measure_servers(servers, seconds, rounds, workers_per_mode,
+                                 lambda _, server, http: [Worker(server, http) for _ in range(workers_per_mode)])
 
 
 def summarise(records: dict[str, Record], seconds: float, rounds: int, workers: int) -> dict[str, Any]:

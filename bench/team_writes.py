@@ -38,7 +38,7 @@ import anyio
 import httpx
 
 import auth_overhead
-from http_modes import BenchmarkFailed, Mode, Record, Server, Worker, alternated, free_port, run_batch
+from http_modes import BenchmarkFailed, Mode, Record, Server, Worker, free_port, measure_servers
 from reporting import publish
 
 HERE = Path(__file__).resolve().parent
@@ -48,7 +48,6 @@ from tests.postgres import fresh_database, own_postgres, postgres_available  # n
 
 RESULTS = HERE / "results" / "team_writes.json"
 KEYS = 500
-WARMUP_S = 1.0
 ENGINES = ("embedded", "shared")
 
 
@@ -104,22 +103,7 @@ async def measure_writes(folder: Path, database_url: str, seconds: float, rounds
     servers: dict[str, Server] = {
         name: ProjectServer(Mode(name, "", stateful=True, json_response=False, resumable=True), folder / name,
                             database_url if name == "shared" else None) for name in ENGINES}
-    try:
-        clients = {name: httpx.AsyncClient(trust_env=False, timeout=30) for name in servers}
-        try:
-            workers: dict[str, list[Worker]] = {}
-            for name, server in servers.items():
-                await server.wait_until_up(clients[name])
-                workers[name] = [WriteWorker(server, clients[name])]
-                await workers[name][0].open()
-                await run_batch(workers[name], WARMUP_S)  # the shared engine creates its tables here
-            return await alternated(servers, workers, seconds, rounds)
-        finally:
-            for client in clients.values():
-                await client.aclose()
-    finally:
-        for server in servers.values():
-            server.stop()
+    return await measure_servers(servers, seconds, rounds, 1, lambda _, server, http: [WriteWorker(server, http)])
 
 
 def summarise_writes(records: dict[str, Record], args: argparse.Namespace) -> dict[str, Any]:
