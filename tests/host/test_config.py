@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, DirectoryPath, Field
 
 import parlance
-from parlance.config import MASK, find_config_file, load_config
+from parlance.config import MASK, config_from_dict, find_config_file, load_config
 from parlance.errors import ConfigError
 
 
@@ -355,3 +355,15 @@ def test_the_environment_snapshot_never_shows_in_a_repr() -> None:
 
     env = read_environment({"PARLANCE_PACKS": "i18n", "SOME_API_TOKEN": "secret-value-42"})
     assert "secret-value-42" not in repr(env) and env.packs == ("i18n",)
+
+
+def test_config_show_masks_every_password_of_the_state_url() -> None:
+    """`[state] url` written literally: the netloc's password and libpq's `password` parameter are masked,
+    an IPv6 host keeps its brackets, a `${env:...}` reference is shown as written."""
+    shown = [config_from_dict({"state": {"url": url}}).show()["state"]["url"] for url in (
+        "postgresql://team:s3cret@[::1]:5432/l10n", "postgresql://team@db/l10n?password=QSECRET&sslmode=require",
+        "${env:PARLANCE_DATABASE_URL}")]
+    assert shown == ["postgresql://team:***@[::1]:5432/l10n", "postgresql://team@db/l10n?password=***&sslmode=require",
+                     "${env:PARLANCE_DATABASE_URL}"]
+    with pytest.raises(ConfigError, match="PostgreSQL"):
+        config_from_dict({"state": {"url": "mysql://db/l10n"}})

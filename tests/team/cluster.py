@@ -219,7 +219,11 @@ class Proxy:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(timeout=10)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # never left running: the next test would meet its port
+                self.process.kill()
+                self.process.wait()
 
 
 @dataclass
@@ -273,6 +277,8 @@ def running_team(folder: Path, *, keys: list[str], database_url: str | None) -> 
             proxy.wait_for({r.name: "UP" for r in replicas})
             yield team
         finally:
-            proxy.stop()
-            for replica in replicas:
-                replica.stop()
+            try:
+                proxy.stop()
+            finally:
+                for replica in replicas:
+                    replica.stop()

@@ -515,14 +515,18 @@ def missing_path_warning(source: str, key: str, written: str, resolved: Path) ->
 
 
 def _state_url_shown(url: str) -> str:
-    """`[state] url` as `config show` prints it: a reference as written, a literal URL without its password."""
+    """`[state] url` as `config show` prints it: a reference as written; a literal URL with every password
+    masked (the netloc's, and libpq's `password` parameters in the query)."""
     if url.startswith("${env:"):
         return url
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
-    return parts._replace(netloc=netloc).geturl()
+    netloc = parts.netloc
+    if parts.password is not None:
+        userinfo, _, hostport = netloc.rpartition("@")
+        netloc = f"{userinfo.partition(':')[0]}:***@{hostport}"
+    query = "&".join(f"{name}=***" if name.lower() in ("password", "sslpassword") else f"{name}={value}"
+                     for name, _, value in (item.partition("=") for item in parts.query.split("&") if item))
+    return parts._replace(netloc=netloc, query=query).geturl()
 
 
 def _mentions_env(value: Any) -> bool:

@@ -212,6 +212,10 @@ async def test_the_hook_reads_again_the_files_another_replica_wrote(tmp_path: Pa
     assert translator.translate("cart.title", "de").translation == "Warenkorb"
     assert "fr" not in catalog.bundles  # a file it was not told of
 
+    await parlance_i18n.pack.parlance_shared_write(  # the lock file and .git are no catalog's: nothing listed
+        state=catalog, change=SharedWrite("i18n", "i18n_set_messages", ("parlance-i18n.lock", ".git"), ()))
+    assert "fr" not in catalog.bundles
+
     await parlance_i18n.pack.parlance_shared_write(
         state=catalog, change=SharedWrite("i18n", "i18n_set_messages", ("locales/fr.json",), ("i18n://bundles/fr",)))
     assert "fr" in catalog.bundles  # a file no locale had: the catalogs are listed again

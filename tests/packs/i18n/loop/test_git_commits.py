@@ -111,6 +111,17 @@ async def test_a_commit_that_cannot_be_made_is_a_note_and_the_files_are_written(
     assert len(_commits(detached)) == 1
 
 
+async def test_a_commit_git_refuses_leaves_the_index_as_the_user_left_it(tmp_path: Path) -> None:
+    root = _repository(tmp_path / "shop")
+    # A merge in progress: git refuses a commit of some paths only, after the files were staged for it.
+    (root / ".git" / "MERGE_HEAD").write_text(git(root, "rev-parse", "HEAD"), encoding="utf-8")
+    async with connect({"i18n": parlance_i18n.pack}, config={"packs": {"i18n": _settings(root)}}) as client:
+        done = await _call(client, "i18n_set_messages", {"locale": "de", "messages": {"cart.empty": "Leer"}})
+    assert done["written"] == 1 and done["commit"] is None and "git commit refused" in done["notes"][0]
+    assert git(root, "diff", "--cached", "--name-only").split() == ["README.md"]  # the user's own, and only it
+    assert len(_commits(root)) == 1
+
+
 async def test_writes_at_once_commit_in_turn_each_with_its_own_files(tmp_path: Path) -> None:
     keys = {f"k{n}": f"Key {n}" for n in range(6)}
     root = write_tree(tmp_path / "two", {f"{catalog}/{locale}.json": json.dumps(keys, indent=2)
@@ -185,7 +196,11 @@ async def test_over_http_the_token_subject_authors_the_commit(tmp_path: Path) ->
                                            {"locale": "de", "messages": {"cart.empty": "Leer"}})
         finally:
             proc.terminate()
-            proc.wait(timeout=10)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     assert done["commit"] == _commits(root)[0] and not done["notes"]
     assert git(root, "log", "-1", "--format=%an <%ae>|%cn <%ce>").strip() == (
         "ada.lovelace <ada.lovelace@l10n.example.org>|Parlance Server <server@l10n.example.org>")

@@ -18,7 +18,9 @@ message comes on stdin), paths taken literally (`GIT_LITERAL_PATHSPECS=1`: a cat
 is that file), and with **no hooks** (`core.hooksPath=/dev/null`) and **no signing**
 (`commit.gpgsign=false`): a repository's hooks are code the repository brings (husky's
 `core.hooksPath`), which a server does not run for every translation, and a signing key's passphrase
-has nobody to type it. Sign when the pull request is merged.
+has nobody to type it. Sign when the pull request is merged. Nor does it start a file-system monitor
+(`core.fsmonitor`, a program a config may name) or a garbage collection in the middle of a write.
+A commit that git refuses leaves the index as it was: the files it staged are unstaged again.
 
 A commit that cannot be made never fails the write (the files are written): `Committed.note` says
 why, for the tool's `notes` — the folder is not a git checkout, the checkout is on no branch (a
@@ -41,7 +43,8 @@ __all__ = ["GIT_TIMEOUT_S", "Committed", "author_of", "commit_files", "commit_me
 
 GIT_TIMEOUT_S = 30.0
 """How long one git command may take: committing a few files takes milliseconds, unless something waits."""
-_SETTINGS = ("-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false")
+_SETTINGS = ("-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "-c", "core.fsmonitor=false",
+             "-c", "gc.auto=0")
 _IDENTITY = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE")
 _REPOSITORY = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
                "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES")
@@ -106,6 +109,7 @@ def commit_files(root: Path, files: Sequence[str], *, message: str, author: tupl
             return _not_made(f"git add refused: {_last_line(added.stderr)}")
         made = run("commit", "--only", "--no-edit", "-F", "-", "--", *files, stdin=message)
         if made.returncode != 0:
+            run("reset", "-q", "--", *files)  # what `add` staged, unstaged: the index as the user left it
             return _not_made(f"git commit refused: {_last_line(made.stderr or made.stdout)}")
         head = run("rev-parse", "HEAD")
     except subprocess.TimeoutExpired:

@@ -325,8 +325,9 @@ async def _write(ctx: I18nContext, project: Project, call: WriteCall | None, pla
     with domain_or_argument_errors:
         done = await anyio.to_thread.run_sync(planned)
     if call is not None:
-        records = record is not None and done.count("written") > 0
-        await call.lock(done.files, lock_file=_lock(ctx, project).path if records else None)
+        # The lock file whenever sources may be recorded: applying replays the plan on what the files hold then,
+        # which may write keys the plan found unchanged.
+        await call.lock(done.files, lock_file=_lock(ctx, project).path if record is not None else None)
         with domain_or_argument_errors:
             done = await anyio.to_thread.run_sync(_apply, ctx, project, done, record, call, notes)
     root = root_of(ctx)  # paths as the project's own: relative to parlance.toml's folder
