@@ -37,6 +37,12 @@ RUN uv sync --frozen --no-dev --no-editable --package "$PARLANCE_PACKAGE" \
 # --- runtime ---------------------------------------------------------------------------------------
 FROM python:3.11-slim
 
+# PARLANCE_APT_PACKAGES: programs the served packs run, e.g. `git` for [packs.i18n] git_commit.
+ARG PARLANCE_APT_PACKAGES=
+RUN if [ -n "$PARLANCE_APT_PACKAGES" ]; then \
+      apt-get update && apt-get install -y --no-install-recommends $PARLANCE_APT_PACKAGES \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi
 RUN useradd --create-home --uid 10001 --user-group parlance
 COPY --from=build /opt/parlance /opt/parlance
 
