@@ -7,10 +7,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import anyio
+import anyio.abc
 
 from parlance._state.postgres import PostgresState
 
-__all__ = ["eventually", "query", "running"]
+__all__ = ["Proxy", "eventually", "proxy_to", "query", "running"]
 
 
 async def eventually(check: Callable[[], Awaitable[bool]], *, within: float = 10.0,
@@ -42,3 +43,71 @@ async def query(url: str, sql: str, *args: Any) -> list[Any]:
         return list(await connection.fetch(sql, *args))
     finally:
         await connection.close()
+
+
+class Proxy:
+    """A TCP proxy in front of a PostgreSQL, for a database that goes away in the two ways it does:
+    `refusing` closes each new connection at once (a database that is down), `frozen` stops forwarding
+    in both directions, and holds new connections unanswered (a database that stops answering: a
+    network partition, a stopped machine). Clearing either lets the traffic through again."""
+
+    def __init__(self, upstream_port: int, port: int) -> None:
+        self.upstream_port, self.port = upstream_port, port
+        self.refusing = False
+        self._thawed = anyio.Event()
+        self._thawed.set()
+
+    def url(self, url: str) -> str:
+        """`url` (a database on the upstream server) through the proxy."""
+        return url.replace(f":{self.upstream_port}/", f":{self.port}/")
+
+    @property
+    def frozen(self) -> bool:
+        return not self._thawed.is_set()
+
+    @frozen.setter
+    def frozen(self, frozen: bool) -> None:
+        if frozen and not self.frozen:
+            self._thawed = anyio.Event()
+        elif not frozen:
+            self._thawed.set()
+
+    async def serve(self, client: Any) -> None:
+        async with client:
+            if self.refusing:
+                return
+            await self._thawed.wait()
+            async with await anyio.connect_tcp("127.0.0.1", self.upstream_port) as server:
+                async with anyio.create_task_group() as pumps:
+                    pumps.start_soon(self._pump, client, server, pumps.cancel_scope)
+                    pumps.start_soon(self._pump, server, client, pumps.cancel_scope)
+
+    async def _pump(self, source: Any, sink: Any, both: anyio.CancelScope) -> None:
+        try:
+            async for data in source:
+                while self.frozen:
+                    await self._thawed.wait()
+                await sink.send(data)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            pass
+        finally:
+            both.cancel()
+
+
+@contextlib.asynccontextmanager
+async def proxy_to(url: str) -> AsyncIterator[Proxy]:
+    """A `Proxy` to the server of `url`, serving for as long as the block runs."""
+    from urllib.parse import urlsplit
+
+    upstream = urlsplit(url).port
+    assert upstream is not None
+    listener = await anyio.create_tcp_listener(local_host="127.0.0.1")
+    port = listener.extra(anyio.abc.SocketAttribute.local_port)
+    proxy = Proxy(upstream, port)
+    async with listener, anyio.create_task_group() as tasks:
+        tasks.start_soon(listener.serve, proxy.serve)
+        try:
+            yield proxy
+        finally:
+            proxy.frozen = False
+            tasks.cancel_scope.cancel()

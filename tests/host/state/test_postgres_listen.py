@@ -3,11 +3,15 @@ listeners, and the catch-up of what a replica missed while its LISTEN connection
 
 from __future__ import annotations
 
+import json
+
 import anyio
 import pytest
 
+from parlance._state import postgres
+from parlance._state.postgres import PostgresState
 from parlance.writes import FileChange, SharedWrite
-from tests.host.state import eventually, query, running
+from tests.host.state import eventually, proxy_to, query, running
 
 pytestmark = pytest.mark.anyio
 
@@ -69,9 +73,7 @@ async def test_writes_missed_while_the_listen_connection_was_down_are_caught_up_
         b.listen(heard)
         await _apply(a, "before.json")
         await eventually(lambda: _true(heard.changes), within=1.0, what="b hearing the first write")
-        killed = await query(database, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                       "WHERE application_name = 'parlance-listen b'")
-        assert [row[0] for row in killed] == [True]
+        await _kill_listen(database, "b")
         await _apply(a, "missed.json")  # nobody listens for b now
         await eventually(lambda: _true(len(heard.changes) == 2), within=5.0, what="b catching up")
         await eventually(b.ready, within=5.0, what="b ready again")
@@ -79,6 +81,74 @@ async def test_writes_missed_while_the_listen_connection_was_down_are_caught_up_
         await eventually(lambda: _true(len(heard.changes) == 3), within=1.0, what="b hearing again")
         await anyio.sleep(0.2)
         assert [c.files for c in heard.changes] == [("before.json",), ("missed.json",), ("after.json",)]
+
+
+_ROW = ("INSERT INTO parlance_write_log (pack, tool, files, written, refused, idempotency_key, replica) "
+        "VALUES ('i18n', 'i18n_set_messages', jsonb_build_array(jsonb_build_object('path', $1::text)), 1, 0, false, "
+        "'z') RETURNING id")
+"""A row of another replica's write, as `write_log` makes it."""
+
+
+async def _kill_listen(database: str, replica: str) -> None:
+    killed = await query(database, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                   "WHERE application_name = $1", f"parlance-listen {replica}")
+    assert [row[0] for row in killed] == [True]
+
+
+async def test_a_row_that_could_not_be_read_is_read_again(database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncpg
+
+    monkeypatch.setattr(postgres, "RETRY_S", 0.1)
+    async with running(database, "b") as b:
+        heard = Heard()
+        b.listen(heard)
+        connection = await asyncpg.connect(database)
+        try:
+            async with connection.transaction():  # the table is gone as the notification arrives: reading fails
+                log_id = await connection.fetchval(_ROW, "fr.json")
+                await connection.execute("SELECT pg_notify('parlance_writes', $1)",
+                                         json.dumps({"replica": "z", "id": log_id}))
+                await connection.execute("ALTER TABLE parlance_write_log RENAME TO parlance_write_log_away")
+            await anyio.sleep(0.5)
+            assert heard.changes == []
+            await connection.execute("ALTER TABLE parlance_write_log_away RENAME TO parlance_write_log")
+        finally:
+            await connection.close()
+        await eventually(lambda: _true(heard.changes), within=2.0, what="b reading the row again")
+        await anyio.sleep(0.3)
+        assert [c.files for c in heard.changes] == [("fr.json",)]
+
+
+async def test_a_catch_up_reads_every_page(database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(postgres, "RETRY_S", 0.1)
+    monkeypatch.setattr(postgres, "CATCH_UP_PAGE", 50)
+    async with running(database, "b") as b:
+        heard = Heard()
+        b.listen(heard)
+        for n in range(120):  # no NOTIFY: only a catch-up finds them
+            await query(database, _ROW, f"f{n}.json")
+        await _kill_listen(database, "b")
+        await eventually(lambda: _true(len(heard.changes) == 120), within=5.0, what="b catching up 120 rows")
+        assert [c.files for c in heard.changes] == [(f"f{n}.json",) for n in range(120)]
+
+
+async def test_a_replica_that_started_without_the_database_catches_up_what_was_written_since(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(postgres, "RETRY_S", 0.1)
+    async with running(database, "a") as a, proxy_to(database) as proxy:
+        await _apply(a, "before.json")
+        await query(database, "UPDATE parlance_write_log SET at = now() - interval '1 hour'")  # before b started
+        proxy.refusing = True
+        late, heard = PostgresState(proxy.url(database), replica="b"), Heard()
+        late.listen(heard)
+        async with late.running():
+            assert not await late.ready()
+            await _apply(a, "since.json")  # b's packs read the files before this; b hears nothing
+            proxy.refusing = False
+            await eventually(late.ready, within=5.0, what="b connecting")
+            await eventually(lambda: _true(heard.changes), within=1.0, what="b catching up")
+            await anyio.sleep(0.2)
+            assert [c.files for c in heard.changes] == [("since.json",)]
 
 
 async def _true(value: object) -> bool:

@@ -9,7 +9,7 @@ import anyio
 import pytest
 
 from parlance._state.engine import fingerprint
-from parlance._state.postgres import POOL_MAX
+from parlance._state.postgres import WRITES_MAX
 from parlance.errors import ToolError
 from parlance.types import Principal
 from parlance.writes import FileChange
@@ -216,7 +216,7 @@ async def test_a_cancelled_write_rolls_back_and_lets_go_of_its_lock_and_key(data
             assert await _apply(b, "k") is None
         assert len(await _rows(database)) == 1
 
-        # a's connection went back to its pool: every one of the pool's connections can hold a write at once
+        # a's connection went back to its pool: every write slot can hold a write at once
         inside, all_in = 0, anyio.Event()
 
         async def hold(n: int) -> None:
@@ -224,11 +224,11 @@ async def test_a_cancelled_write_rolls_back_and_lets_go_of_its_lock_and_key(data
             async with _write(a) as write:
                 await write.lock([f"file-{n}"])
                 inside += 1
-                if inside == POOL_MAX:
+                if inside == WRITES_MAX:
                     all_in.set()
                 await all_in.wait()
 
         with anyio.fail_after(5):
             async with anyio.create_task_group() as tasks:
-                for n in range(POOL_MAX):
+                for n in range(WRITES_MAX):
                     tasks.start_soon(hold, n)

@@ -71,14 +71,22 @@ def fingerprint(arguments: Mapping[str, Any] | Any) -> str:
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def open_engine(url: str | None, *, replica: str | None = None) -> StateEngine:
+def open_engine(url: str | None, *, replica: str | None = None, file: str | None = None) -> StateEngine:
     """The engine `[state] url` names: None, the embedded one; `postgresql://…`, the shared one (which
-    needs the `postgres` extra: asyncpg)."""
+    needs the `postgres` extra: asyncpg; a ConfigError naming `file` says how to install it)."""
     if url is None:
         from parlance._state.embedded import EmbeddedState
 
         return EmbeddedState()
-    from parlance._state.postgres import PostgresState
+    try:
+        from parlance._state.postgres import PostgresState
+    except ModuleNotFoundError as exc:
+        if exc.name != "asyncpg":
+            raise
+        raise ConfigError("a PostgreSQL URL asks for the shared engine, whose driver (asyncpg) is not installed",
+                          file=file, key="state.url",
+                          fix='install it with: pip install "parlance-mcp[postgres]"; or remove [state] url '
+                              "for the embedded engine of one process") from None
 
     return PostgresState(url, replica=replica)
 
@@ -98,4 +106,4 @@ def engine_for(config: Config) -> StateEngine:
     except ValidationError:
         raise ConfigError("the value it refers to is not a PostgreSQL URL", file=config.source, key="state.url",
                           fix="set it to postgresql://user@host:5432/name") from None
-    return open_engine(checked)
+    return open_engine(checked, file=config.source)

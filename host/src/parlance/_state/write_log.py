@@ -20,6 +20,15 @@ end, so that everything it does in the database is all or nothing:
 An exception in the block rolls all of it back: no row, the key released, the locks let go. The
 files the block changed stay changed (they were written atomically before), as with the embedded
 engine.
+
+Waits are bounded, so that a stuck call costs a retry, not a stuck replica:
+
+- A replica runs at most `slots` write transactions at once (the engine's `WRITES_MAX`, fewer than
+  its pool's connections): writes queued behind one busy file then leave connections to the reads
+  and events. A write waits for a slot as it waits for a lock.
+- Waiting for a slot, an idempotency claim or a file's lock ends after `LOCK_WAIT_S` (the engine
+  sets it as the connections' `lock_timeout`) with ToolError WRITE_BUSY: nothing was changed, and a
+  retry with the same idempotency_key is safe.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any
 
 import anyio
+import asyncpg  # type: ignore[import-untyped]
 
 from parlance._state.database import DB_ERRORS, failure_fields, unavailable
 from parlance._state.embedded import key_reused
@@ -41,7 +51,7 @@ from parlance.errors import ToolError
 from parlance.types import Principal
 from parlance.writes import FileChange, HistoryPage, Write, WriteRecord
 
-__all__ = ["CHANNEL", "KEEP_KEY_S", "read_history", "shared_write"]
+__all__ = ["BUSY", "CHANNEL", "KEEP_KEY_S", "LOCK_WAIT_S", "read_history", "shared_write"]
 
 logger = logging.getLogger(__name__)
 applied = logging.getLogger("parlance.writes")  # the embedded engine's `write.applied` lines come from here too
@@ -49,8 +59,13 @@ applied = logging.getLogger("parlance.writes")  # the embedded engine's `write.a
 CHANNEL = "parlance_writes"
 KEEP_KEY_S = 24 * 3600.0
 """How long an idempotency key's outcome is kept (the embedded engine's `KEEP_S`)."""
-ACQUIRE_S = 30.0
-"""How long a write waits for one of the pool's connections (all busy: many writes at once) before it gives up."""
+ACQUIRE_S = 10.0
+"""How long a write, holding a slot, waits for one of the pool's connections (taken by reads and events, or
+being opened) before it gives up."""
+LOCK_WAIT_S = 60.0
+"""How long a write waits for a slot, its idempotency claim or a file's lock before it answers WRITE_BUSY:
+far longer than any write holds a file, far shorter than a client waits for its answer."""
+BUSY = "WRITE_BUSY"
 MAX_PAGE = 500
 
 _CLAIM = (
@@ -86,7 +101,10 @@ class _SharedWrite:
         try:  # one statement; unnest yields the names in the array's (sorted) order
             await self._connection.execute(
                 "SELECT count(pg_advisory_xact_lock(hashtextextended($1 || ':' || name, 0))) "
-                "FROM unnest($2::text[]) AS name", self._pack, ordered)
+                "FROM unnest($2::text[]) AS name", self._pack, ordered, timeout=_waiting())
+        except asyncpg.LockNotAvailableError:  # the server's lock_timeout: another call holds a file that long
+            logger.warning("state.lock_busy", extra={"pack": self._pack, "wait_s": LOCK_WAIT_S})
+            raise _busy("another call has been writing one of these files") from None
         except DB_ERRORS as exc:
             logger.warning("state.lock_failed", extra={"pack": self._pack, **failure_fields(exc)})
             raise unavailable() from None
@@ -102,12 +120,42 @@ class _SharedWrite:
         self.outcome = json.dumps(dict(outcome), ensure_ascii=False)
 
 
+def _busy(what: str) -> ToolError:
+    return ToolError(BUSY, f"{what} for more than {LOCK_WAIT_S:g} s, so this write gave up waiting and changed "
+                     "nothing: retry it with the same idempotency_key (a retry is never applied twice)", {})
+
+
+def _waiting() -> float:
+    """The driver's timeout of a statement that waits for a lock: beyond the server's `lock_timeout`, so
+    that a wait ends as WRITE_BUSY, and a database that stops answering still ends it."""
+    return LOCK_WAIT_S + 10.0
+
+
 @contextlib.asynccontextmanager
-async def shared_write(pool: Any | None, *, replica: str, pack: str, tool: str, principal: Principal | None,
-                       idempotency_key: str | None, fingerprint: str) -> AsyncIterator[Write]:
-    """One write call (see the module docstring). `pool` None: the database has not answered yet."""
+async def shared_write(pool: Any | None, slots: anyio.Semaphore, *, replica: str, pack: str, tool: str,
+                       principal: Principal | None, idempotency_key: str | None,
+                       fingerprint: str) -> AsyncIterator[Write]:
+    """One write call (see the module docstring). `pool` None: the database does not answer (or has not yet);
+    `slots`: the replica's write transactions at once."""
     if pool is None:
         raise unavailable()
+    try:
+        with anyio.fail_after(LOCK_WAIT_S):
+            await slots.acquire()
+    except TimeoutError:
+        logger.warning("state.write_slots_busy", extra={"pack": pack, "tool": tool, "wait_s": LOCK_WAIT_S})
+        raise _busy("this replica's write slots have all been taken by writes waiting on busy files") from None
+    try:
+        async with _transaction(pool, replica=replica, pack=pack, tool=tool, principal=principal,
+                                idempotency_key=idempotency_key, fingerprint=fingerprint) as write:
+            yield write
+    finally:
+        slots.release()
+
+
+@contextlib.asynccontextmanager
+async def _transaction(pool: Any, *, replica: str, pack: str, tool: str, principal: Principal | None,
+                       idempotency_key: str | None, fingerprint: str) -> AsyncIterator[Write]:
     try:
         connection = await pool.acquire(timeout=ACQUIRE_S)
     except DB_ERRORS as exc:
@@ -122,6 +170,9 @@ async def shared_write(pool: Any | None, *, replica: str, pack: str, tool: str, 
         try:
             await transaction.start()
             earlier = await _claim(connection, scope, fingerprint) if idempotency_key is not None else None
+        except asyncpg.LockNotAvailableError:
+            logger.warning("state.claim_busy", extra={"pack": pack, "tool": tool, "wait_s": LOCK_WAIT_S})
+            raise _busy("another call with this idempotency_key has been running") from None
         except DB_ERRORS as exc:
             logger.warning("state.write_refused", extra={"pack": pack, "tool": tool, **failure_fields(exc)})
             raise unavailable() from None
@@ -167,7 +218,7 @@ async def _claim(connection: Any, scope: tuple[str, str, str, str], fingerprint:
     """Claim the key (None), or the outcome its first call stored (a retry). Waits while another call
     holds the claim; raises IDEMPOTENCY_KEY_REUSED when the first call's arguments were others."""
     for _ in range(3):
-        if await connection.fetchval(_CLAIM, *scope, fingerprint, KEEP_KEY_S):
+        if await connection.fetchval(_CLAIM, *scope, fingerprint, KEEP_KEY_S, timeout=_waiting()):
             return None
         row = await connection.fetchrow(_CLAIMED, *scope)
         if row is None or row["outcome"] is None:  # released between the two statements: claim it again
