@@ -109,8 +109,22 @@ def parlance_http(config: Path, *, port: int | None = None, args: tuple[str, ...
         wait_listening(port, proc)
         yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        stop_process(proc)
+
+
+def stop_process(proc: Any, timeout: float = 10) -> None:
+    """SIGTERM, and SIGKILL after `timeout`: a server a test started is never left running (the next test
+    would meet its port)."""
+    import subprocess
+
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 # What uv prints when it cannot reach an index (as opposed to a resolution or build failure).

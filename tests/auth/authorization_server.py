@@ -22,6 +22,8 @@ from typing import Any
 
 import httpx
 
+from tests.support import stop_process
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -90,5 +92,4 @@ def running_authorization_server() -> Iterator[AuthorizationServer]:
             raise RuntimeError(f"the authorization server did not start: {proc.stderr.read() if proc.stderr else ''}")
         yield AuthorizationServer(json.loads(line)["url"])
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        stop_process(proc)

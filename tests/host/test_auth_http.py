@@ -33,6 +33,7 @@ from tests.support import (
     free_port,
     modern_call,
     start_http_server,
+    stop_process,
     wait_listening,
     write_fake_dist,
 )
@@ -130,8 +131,7 @@ enabled = ["whoami"]
         try:
             yield Served(f"http://127.0.0.1:{port}", issuer, tmp / "stderr.log")
         finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+            stop_process(proc)
 
 
 def post(served: Served, token: str | None, body: object, **headers: str) -> httpx.Response:
@@ -314,8 +314,7 @@ def test_readyz_is_503_while_draining(tmp_path: Path) -> None:
         slow.join()
         assert answers == [200]  # the call in flight was answered while the server drained
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        stop_process(proc)
 
 
 def test_a_non_loopback_bind_needs_auth_or_an_explicit_opt_out(tmp_path: Path) -> None:
@@ -335,8 +334,7 @@ def test_a_non_loopback_bind_needs_auth_or_an_explicit_opt_out(tmp_path: Path) -
         wait_listening(port, proc)
         assert httpx.post(f"http://127.0.0.1:{port}/mcp", json=INITIALIZE, headers=HEADERS).status_code == 200
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        stop_process(proc)
     warnings = [line for line in (tmp_path / "stderr.log").read_text().splitlines() if "auth.disabled_on_purpose" in line]
     assert len(warnings) == 1 and "warn" in warnings[0].lower()
 
@@ -417,8 +415,7 @@ enabled = ["whoami"]
                          **{"mcp-session-id": session})
             assert still.status_code == 200, still.text
         finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+            stop_process(proc)
 
 
 def test_requests_that_arrive_while_the_keys_are_first_fetched_wait_for_them(tmp_path: Path) -> None:
@@ -450,5 +447,4 @@ def test_requests_that_arrive_while_the_keys_are_first_fetched_wait_for_them(tmp
             assert statuses == [200] * len(tokens)
             assert issuer.counts()["jwks"] == 1
         finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+            stop_process(proc)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.auth.authorization_server import AuthorizationServer, running_authorization_server
-from tests.support import free_port, start_http_server, wait_listening
+from tests.support import free_port, start_http_server, stop_process, wait_listening
 
 __all__ = ["HAPROXY_CFG", "LOCALES", "Proxy", "Replica", "Team", "haproxy_missing", "running_team",
            "write_project"]
@@ -157,13 +157,8 @@ class Replica:
         self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None:
+            stop_process(self.process, timeout=15)
 
 
 @dataclass
@@ -217,13 +212,8 @@ class Proxy:
             time.sleep(0.1)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:  # never left running: the next test would meet its port
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None:
+            stop_process(self.process)
 
 
 @dataclass

@@ -26,7 +26,7 @@ import parlance_i18n.pack
 from parlance.testing import connect
 from parlance_i18n.loop.commits import author_of, commit_message
 from tests.auth.authorization_server import running_authorization_server
-from tests.support import free_port, git, wait_listening, write_tree
+from tests.support import free_port, git, stop_process, wait_listening, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -195,12 +195,7 @@ async def test_over_http_the_token_subject_authors_the_commit(tmp_path: Path) ->
                         done = await _call(client, "i18n_set_messages",
                                            {"locale": "de", "messages": {"cart.empty": "Leer"}})
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_process(proc)
     assert done["commit"] == _commits(root)[0] and not done["notes"]
     assert git(root, "log", "-1", "--format=%an <%ae>|%cn <%ce>").strip() == (
         "ada.lovelace <ada.lovelace@l10n.example.org>|Parlance Server <server@l10n.example.org>")
